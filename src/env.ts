@@ -1,0 +1,49 @@
+/**
+ * Configuration, parsed once at start-up from the environment with zod. Every problem is reported
+ * together; callers get a frozen, typed object and never read `process.env` themselves.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** PostgreSQL URL; when unset an embedded PostgreSQL is started in EMBEDDED_PG_DIR. */
+  DATABASE_URL: z.string().url().optional(),
+  EMBEDDED_PG_DIR: z.string().min(1).default(path.join(root, '.data', 'pg')),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /** Folder holding the real public data (see ../shared/data/README.md). */
+  DATA_DIR: z.string().min(1).default(path.resolve(root, '..', 'shared', 'data')),
+  /** Import the real data into an empty database on start. */
+  IMPORT_ON_START: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Public base URL used in links (docs, bulk_data). */
+  PUBLIC_URL: z.string().url().optional(),
+});
+
+/** The validated configuration. */
+export type Env = z.infer<typeof schema>;
+
+/** Thrown when the environment does not validate; `message` lists every problem. */
+export class ConfigError extends Error {}
+
+/**
+ * Parses and validates configuration from `source` (default `process.env`).
+ * @throws ConfigError listing every invalid variable.
+ */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Readonly<Env> {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return Object.freeze(parsed.data);
+}
+
+/** Repository root (for schema/ and prisma/ files). */
+export const ROOT_DIR = root;
