@@ -101,13 +101,13 @@ export async function ingest(
     await client.query('UPDATE stg SET retailer_id = r.id FROM retailer r WHERE r.slug = stg.retailer');
     await fail(client, 'SELECT line, retailer FROM stg WHERE retailer_id IS NULL ORDER BY line LIMIT 1', [],
       (r) => `unknown retailer "${r.retailer}"`);
+    await fail(client, `SELECT s.line, s.retailer FROM stg s JOIN retailer r ON r.id = s.retailer_id
+      WHERE r.national_only AND s.store IS NOT NULL ORDER BY s.line LIMIT 1`, [],
+      (r) => `${r.retailer} has national prices only: leave store empty`);
     await client.query(`UPDATE stg SET store_id = s.id FROM store s
       WHERE stg.store IS NOT NULL AND s.retailer_id = stg.retailer_id AND s.external_id = stg.store`);
     await fail(client, 'SELECT line, retailer, store FROM stg WHERE store IS NOT NULL AND store_id IS NULL ORDER BY line LIMIT 1', [],
       (r) => `unknown store "${r.store}" of ${r.retailer} (import the store list first)`);
-    await fail(client, `SELECT s.line, s.retailer FROM stg s JOIN retailer r ON r.id = s.retailer_id
-      WHERE r.national_only AND s.store IS NOT NULL ORDER BY s.line LIMIT 1`, [],
-      (r) => `${r.retailer} has national prices only: leave store empty`);
     await fail(client, `SELECT max(line) AS line, external_id, store, day::text FROM stg
       GROUP BY retailer_id, store_id, store, external_id, day HAVING count(*) > 1 ORDER BY 1 LIMIT 1`, [],
       (r) => `duplicate observation of ${r.external_id} at store "${r.store ?? ''}" on ${r.day}`);
