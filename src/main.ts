@@ -1,0 +1,55 @@
+/**
+ * Service entry point (`npm start`): validate configuration, open the database (embedded PostgreSQL
+ * when DATABASE_URL is unset) and apply migrations, import the real data into an empty database
+ * once, then serve REST, GraphQL and the meta routes on PORT.
+ */
+import pino from 'pino';
+import { loadEnv, ConfigError } from './env.js';
+import { openDatabase } from './db/database.js';
+import { createServer } from '../facades/server.js';
+import { importRealData, isEmpty, DataDirError } from '../workers/import/index.js';
+
+async function main(): Promise<void> {
+  let env;
+  try {
+    env = loadEnv();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const log = pino({ level: env.LOG_LEVEL });
+  const started = Date.now();
+  log.info({ database: env.DATABASE_URL ? 'external' : `embedded (${env.EMBEDDED_PG_DIR})` }, 'opening database');
+  const db = await openDatabase({ databaseUrl: env.DATABASE_URL, embeddedDir: env.EMBEDDED_PG_DIR, embeddedPort: env.EMBEDDED_PG_PORT });
+
+  if (env.IMPORT_ON_START && (await isEmpty(db.pool))) {
+    log.info({ dataDir: env.DATA_DIR }, 'empty database: importing the real data');
+    try {
+      const report = await importRealData(db.pool, env.DATA_DIR);
+      log.info({ report, seconds: (Date.now() - started) / 1000 }, 'import finished');
+    } catch (e) {
+      if (!(e instanceof DataDirError)) throw e;
+      log.warn(`${e.message} — serving without data; set DATA_DIR and restart, or run \`npm run import\``);
+    }
+  }
+
+  const app = await createServer({ db, env });
+  await app.listen({ port: env.PORT, host: env.HOST });
+  log.info({ port: env.PORT, seconds: (Date.now() - started) / 1000 }, 'serving');
+
+  const shutdown = async () => {
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
