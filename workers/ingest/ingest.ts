@@ -40,6 +40,8 @@ export interface IngestResult {
   merged: string[];
   /** Retailer-days skipped because they were already ingested with the same data. */
   skipped: number;
+  /** Seconds spent validating and staging (COPY), checking, and merging. */
+  seconds: { stage: number; check: number; merge: number };
 }
 
 const STAGE_COLUMNS = [
@@ -86,32 +88,36 @@ export async function ingest(
   const mode = opts.mode ?? 'snapshot';
   const client = await pool.connect();
   try {
-    await client.query('DROP TABLE IF EXISTS pg_temp.stg; DROP TABLE IF EXISTS pg_temp.stg_coll');
-    await client.query(`CREATE TEMP TABLE stg (
+    await client.query(DROP_TEMP);
+    // Temp tables live in local buffers (default 8 MB); a day of a national panel needs more.
+    await client.query("SET temp_buffers = '256MB'").catch(() => {}); // only settable before first temp use
+    await client.query(`CREATE TEMP TABLE stg_raw (
       line INT, day DATE, retailer TEXT, store TEXT, external_id TEXT, price INT, promo_price INT,
       promo_kind SMALLINT, multibuy_qty INT, multibuy_price INT, name TEXT, brand TEXT, size_text TEXT,
-      gtin BIGINT, category_path JSONB, image TEXT, retailer_url TEXT, available BOOLEAN,
-      retailer_id INT, store_id INT, listing_id INT)`);
+      gtin BIGINT, category_path JSONB, image TEXT, retailer_url TEXT, available BOOLEAN)`);
     const counter = { rows: 0 };
-    const copy = client.query(copyFrom(`COPY stg (${STAGE_COLUMNS.join(', ')}) FROM STDIN`));
+    const copy = client.query(copyFrom(`COPY stg_raw (${STAGE_COLUMNS.join(', ')}) FROM STDIN`));
+    const t0 = performance.now();
     await pipeline(Readable.from(copyLines(records, counter)), copy);
-    if (counter.rows === 0) return { rows: 0, days: [], merged: [], skipped: 0 };
+    const t1 = performance.now();
+    if (counter.rows === 0) return { rows: 0, days: [], merged: [], skipped: 0, seconds: { stage: (t1 - t0) / 1000, check: 0, merge: 0 } };
 
-    // References.
-    await client.query('UPDATE stg SET retailer_id = r.id FROM retailer r WHERE r.slug = stg.retailer');
+    // References, resolved in one pass.
+    await client.query(`CREATE TEMP TABLE stg AS
+      SELECT o.*, r.id AS retailer_id, r.national_only, s.id AS store_id
+      FROM stg_raw o LEFT JOIN retailer r ON r.slug = o.retailer
+      LEFT JOIN store s ON s.retailer_id = r.id AND s.external_id = o.store`);
+    await client.query('DROP TABLE stg_raw');
     await fail(client, 'SELECT line, retailer FROM stg WHERE retailer_id IS NULL ORDER BY line LIMIT 1', [],
       (r) => `unknown retailer "${r.retailer}"`);
-    await fail(client, `SELECT s.line, s.retailer FROM stg s JOIN retailer r ON r.id = s.retailer_id
-      WHERE r.national_only AND s.store IS NOT NULL ORDER BY s.line LIMIT 1`, [],
+    await fail(client, 'SELECT line, retailer FROM stg WHERE national_only AND store IS NOT NULL ORDER BY line LIMIT 1', [],
       (r) => `${r.retailer} has national prices only: leave store empty`);
-    await client.query(`UPDATE stg SET store_id = s.id FROM store s
-      WHERE stg.store IS NOT NULL AND s.retailer_id = stg.retailer_id AND s.external_id = stg.store`);
     await fail(client, 'SELECT line, retailer, store FROM stg WHERE store IS NOT NULL AND store_id IS NULL ORDER BY line LIMIT 1', [],
       (r) => `unknown store "${r.store}" of ${r.retailer} (import the store list first)`);
     await fail(client, `SELECT max(line) AS line, external_id, store, day::text FROM stg
       GROUP BY retailer_id, store_id, store, external_id, day HAVING count(*) > 1 ORDER BY 1 LIMIT 1`, [],
       (r) => `duplicate observation of ${r.external_id} at store "${r.store ?? ''}" on ${r.day}`);
-    await client.query('CREATE INDEX ON stg (day, store_id, listing_id)');
+    await client.query('CREATE INDEX ON stg (day)');
     await client.query('ANALYZE stg');
 
     const allDaysBefore = (await client.query<{ day: string }>('SELECT DISTINCT day::text AS day FROM stg ORDER BY 1')).rows.map((r) => r.day);
@@ -137,6 +143,7 @@ export async function ingest(
       (r) => `store ${r.external_id}: ${r.day} is not after its last ingested day ${r.last}`);
 
     const days = (await client.query<{ day: string }>('SELECT DISTINCT day::text AS day FROM stg ORDER BY 1')).rows.map((r) => r.day);
+    const t2 = performance.now();
     const bar = makeProgress(opts.progress, 'ingest days', days.length);
     for (const day of days) {
       await client.query('BEGIN');
@@ -150,12 +157,16 @@ export async function ingest(
       bar.increment();
     }
     bar.stop();
-    return { rows: counter.rows, days: allDaysBefore, merged: days, skipped };
+    const t3 = performance.now();
+    const seconds = { stage: (t1 - t0) / 1000, check: (t2 - t1) / 1000, merge: (t3 - t2) / 1000 };
+    return { rows: counter.rows, days: allDaysBefore, merged: days, skipped, seconds };
   } finally {
-    await client.query('DROP TABLE IF EXISTS pg_temp.stg; DROP TABLE IF EXISTS pg_temp.stg_coll').catch(() => {});
+    await client.query(DROP_TEMP).catch(() => {});
     client.release();
   }
 }
+
+const DROP_TEMP = 'DROP TABLE IF EXISTS pg_temp.stg_raw, pg_temp.stg, pg_temp.stg_coll, pg_temp.stg_day, pg_temp.nat';
 
 const SAME_PRICE = (a: string, b: string) => `${a}.price = ${b}.price
   AND ${a}.promo_price IS NOT DISTINCT FROM ${b}.promo_price AND ${a}.promo_kind IS NOT DISTINCT FROM ${b}.promo_kind
@@ -170,11 +181,14 @@ async function mergeDay(client: pg.PoolClient, day: string, mode: CollectionMode
     SELECT DISTINCT s.retailer_id, s.external_id, r.name || ' item ' || s.external_id, $1::date
     FROM stg s JOIN retailer r ON r.id = s.retailer_id WHERE s.day = $1
     ON CONFLICT (retailer_id, external_id) DO NOTHING`);
-  await q(`UPDATE stg SET listing_id = l.id FROM listing l
-    WHERE stg.day = $1 AND l.retailer_id = stg.retailer_id AND l.external_id = stg.external_id`);
+  await q(`CREATE TEMP TABLE stg_day ON COMMIT DROP AS
+    SELECT s.*, l.id AS listing_id FROM stg s JOIN listing l ON l.retailer_id = s.retailer_id AND l.external_id = s.external_id
+    WHERE s.day = $1`);
+  await client.query('CREATE INDEX ON stg_day (store_id, listing_id)');
+  await client.query('ANALYZE stg_day');
   await q(`WITH a AS (
       SELECT DISTINCT ON (listing_id) listing_id, name, brand, size_text, gtin, category_path, image, retailer_url, available
-      FROM stg WHERE day = $1 ORDER BY listing_id, (name IS NULL), line DESC)
+      FROM stg_day WHERE day = $1 ORDER BY listing_id, (name IS NULL), line DESC)
     UPDATE listing l SET name = coalesce(a.name, l.name), brand = coalesce(a.brand, l.brand),
       size_text = coalesce(a.size_text, l.size_text), gtin = coalesce(a.gtin, l.gtin),
       category_path = CASE WHEN jsonb_array_length(a.category_path) > 0
@@ -192,21 +206,21 @@ async function mergeDay(client: pg.PoolClient, day: string, mode: CollectionMode
   // store's previous collection day; open spans for new prices.
   await q(`UPDATE store_price_span sp SET last_day = st.last_day
     FROM store st
-    WHERE st.id IN (SELECT DISTINCT store_id FROM stg WHERE day = $1 AND store_id IS NOT NULL)
+    WHERE st.id IN (SELECT DISTINCT store_id FROM stg_day WHERE day = $1 AND store_id IS NOT NULL)
       AND sp.store_id = st.id AND sp.last_day IS NULL
-      AND NOT EXISTS (SELECT 1 FROM stg o WHERE o.day = $1 AND o.store_id = sp.store_id AND o.listing_id = sp.listing_id AND ${SAME_PRICE('o', 'sp')})
-      ${mode === 'changes' ? 'AND EXISTS (SELECT 1 FROM stg o WHERE o.day = $1 AND o.store_id = sp.store_id AND o.listing_id = sp.listing_id)' : ''}`);
+      AND NOT EXISTS (SELECT 1 FROM stg_day o WHERE o.day = $1 AND o.store_id = sp.store_id AND o.listing_id = sp.listing_id AND ${SAME_PRICE('o', 'sp')})
+      ${mode === 'changes' ? 'AND EXISTS (SELECT 1 FROM stg_day o WHERE o.day = $1 AND o.store_id = sp.store_id AND o.listing_id = sp.listing_id)' : ''}`);
   await q(`INSERT INTO store_price_span (listing_id, store_id, first_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price)
     SELECT o.listing_id, o.store_id, $1::date, o.price, o.promo_price, o.promo_kind, o.multibuy_qty, o.multibuy_price
-    FROM stg o WHERE o.day = $1 AND o.store_id IS NOT NULL
+    FROM stg_day o WHERE o.day = $1 AND o.store_id IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM store_price_span sp WHERE sp.store_id = o.store_id AND sp.listing_id = o.listing_id AND sp.last_day IS NULL)`);
-  await q(`UPDATE store SET last_day = $1::date WHERE id IN (SELECT DISTINCT store_id FROM stg WHERE day = $1 AND store_id IS NOT NULL)`);
+  await q(`UPDATE store SET last_day = $1::date WHERE id IN (SELECT DISTINCT store_id FROM stg_day WHERE day = $1 AND store_id IS NOT NULL)`);
 
   // National observations: a direct national row wins; otherwise the median across stores
   // (same rules as src/domain/spans.ts nationalPrice).
   await q(`CREATE TEMP TABLE nat ON COMMIT DROP AS
     SELECT listing_id, retailer_id, price, promo_price, promo_kind, multibuy_qty, multibuy_price
-    FROM stg WHERE day = $1 AND store_id IS NULL
+    FROM stg_day WHERE day = $1 AND store_id IS NULL
     UNION ALL
     SELECT listing_id, retailer_id, price, CASE WHEN promo THEN promo_price END, CASE WHEN promo THEN promo_kind END,
       CASE WHEN promo AND promo_kind = 3 THEN multibuy_qty END, CASE WHEN promo AND promo_kind = 3 THEN multibuy_price END
@@ -218,30 +232,30 @@ async function mergeDay(client: pg.PoolClient, day: string, mode: CollectionMode
         mode() WITHIN GROUP (ORDER BY promo_kind) FILTER (WHERE promo_price IS NOT NULL) AS promo_kind,
         mode() WITHIN GROUP (ORDER BY multibuy_qty) FILTER (WHERE promo_kind = 3) AS multibuy_qty,
         round(percentile_cont(0.5) WITHIN GROUP (ORDER BY multibuy_price) FILTER (WHERE promo_kind = 3)::numeric)::int AS multibuy_price
-      FROM stg s WHERE day = $1 AND store_id IS NOT NULL
-        AND NOT EXISTS (SELECT 1 FROM stg d WHERE d.day = $1 AND d.store_id IS NULL AND d.listing_id = s.listing_id)
+      FROM stg_day s WHERE day = $1 AND store_id IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM stg_day d WHERE d.day = $1 AND d.store_id IS NULL AND d.listing_id = s.listing_id)
       GROUP BY listing_id, retailer_id) m`);
   await q(`UPDATE national_price_span sp SET last_day = r.last_national_day
     FROM listing l JOIN retailer r ON r.id = l.retailer_id
     WHERE l.id = sp.listing_id AND sp.last_day IS NULL
-      AND l.retailer_id IN (SELECT DISTINCT retailer_id FROM stg WHERE day = $1)
+      AND l.retailer_id IN (SELECT DISTINCT retailer_id FROM stg_day WHERE day = $1)
       AND NOT EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id AND ${SAME_PRICE('o', 'sp')})
       ${mode === 'changes' ? 'AND EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id)' : ''}`);
   await q(`INSERT INTO national_price_span (listing_id, first_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price)
     SELECT o.listing_id, $1::date, o.price, o.promo_price, o.promo_kind, o.multibuy_qty, o.multibuy_price
     FROM nat o WHERE NOT EXISTS (SELECT 1 FROM national_price_span sp WHERE sp.listing_id = o.listing_id AND sp.last_day IS NULL)`);
-  await q(`UPDATE retailer SET last_national_day = $1::date, last_run = now() WHERE id IN (SELECT DISTINCT retailer_id FROM stg WHERE day = $1)`);
+  await q(`UPDATE retailer SET last_national_day = $1::date, last_run = now() WHERE id IN (SELECT DISTINCT retailer_id FROM stg_day WHERE day = $1)`);
 
   // Daily store statistics (shelf price across the stores that priced the listing).
   await q(`INSERT INTO listing_day_stats (listing_id, day, min, med, max, n)
     SELECT listing_id, $1::date, min(price), round(percentile_cont(0.5) WITHIN GROUP (ORDER BY price)::numeric)::int, max(price), count(*)
-    FROM stg WHERE day = $1 AND store_id IS NOT NULL GROUP BY listing_id
+    FROM stg_day WHERE day = $1 AND store_id IS NOT NULL GROUP BY listing_id
     ON CONFLICT (listing_id, day) DO NOTHING`);
 
   // Collections: the chain's national one (with the digest) and one per store.
   await client.query(`INSERT INTO collection (retailer_id, store_id, day, mode, rows, digest, source)
     SELECT retailer_id, NULL, day, $2, rows, digest, $3 FROM stg_coll WHERE day = $1
     UNION ALL
-    SELECT retailer_id, store_id, day, $2, count(*), '', $3 FROM stg WHERE day = $1 AND store_id IS NOT NULL GROUP BY retailer_id, store_id, day`,
+    SELECT retailer_id, store_id, day, $2, count(*), '', $3 FROM stg_day WHERE day = $1 AND store_id IS NOT NULL GROUP BY retailer_id, store_id, day`,
     [day, mode, source]);
 }

@@ -1,0 +1,65 @@
+/**
+ * Benchmarks (`npm run bench`), printing figures; nothing here asserts.
+ *
+ * ingest: a SYNTHETIC panel (generated prices, not real data) of STORES × LISTINGS store
+ * observations per day over DAYS days, with CHANGE_RATE of prices changing each day, ingested
+ * day by day into a fresh database on TEST_DATABASE_URL's server. Prints rows/s per day and the
+ * span table size, showing that unchanged days write little.
+ */
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { openDatabase } from '../../src/db/database.js';
+import { ingest } from '../../workers/ingest/ingest.js';
+import { addDays } from '../../src/domain/days.js';
+import type { RawRecord } from '../../workers/ingest/format.js';
+
+const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const STORES = Number(process.env.BENCH_STORES ?? 100);
+const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 5000);
+const DAYS = Number(process.env.BENCH_DAYS ?? 4);
+const CHANGE_RATE = Number(process.env.BENCH_CHANGE_RATE ?? 0.03);
+
+async function benchIngest(): Promise<void> {
+  const name = `bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ databaseUrl: url.toString(), embeddedDir: '', embeddedPort: 0 });
+  try {
+    await db.pool.query(
+      `INSERT INTO store (retailer_id, external_id, name, lat, lng, town, area)
+       SELECT r.id, 'syn-' || g, 'Synthetic store ' || g, -41, 174, 'Synthetic', 'Synthetic'
+       FROM retailer r, generate_series(1, $1) g WHERE r.slug = 'newworld'`,
+      [STORES],
+    );
+    const prices = new Int32Array(STORES * LISTINGS).map((_, i) => 100 + ((i * 7919) % 900));
+    let day = '2026-01-01';
+    console.log(`ingest (synthetic): ${STORES} stores × ${LISTINGS} listings = ${STORES * LISTINGS} observations/day, ${(CHANGE_RATE * 100).toFixed(1)} % changing`);
+    for (let d = 0; d < DAYS; d++) {
+      if (d > 0) for (let i = 0; i < prices.length; i++) if (Math.random() < CHANGE_RATE) prices[i] += 10;
+      const today = day;
+      function* rows(): Generator<RawRecord> {
+        let line = 1;
+        for (let s = 0; s < STORES; s++)
+          for (let l = 0; l < LISTINGS; l++)
+            yield { line: ++line, record: { day: today, retailer: 'newworld', store: `syn-${s + 1}`, external_id: `L${l}`, price: prices[s * LISTINGS + l] } };
+      }
+      const t0 = performance.now();
+      const r = await ingest(db.pool, rows(), { progress: false });
+      const secs = (performance.now() - t0) / 1000;
+      const size = await db.pool.query(`SELECT pg_total_relation_size('store_price_span') AS b, (SELECT count(*) FROM store_price_span)::int AS n`);
+      console.log(
+        `  day ${d + 1} ${today}: ${secs.toFixed(2)} s, ${Math.round((STORES * LISTINGS) / secs)} rows/s (stage ${r.seconds.stage.toFixed(2)} s, check ${r.seconds.check.toFixed(2)} s, merge ${r.seconds.merge.toFixed(2)} s); store spans ${size.rows[0].n}, ${(size.rows[0].b / 2 ** 20).toFixed(1)} MiB`,
+      );
+      day = addDays(day, 1);
+    }
+  } finally {
+    await db.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+await benchIngest();
