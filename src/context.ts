@@ -1,0 +1,77 @@
+/**
+ * The per-request GraphQL context: database handles plus request-scoped dataloaders, so every
+ * per-listing (or per-store, per-chain) value of one request is fetched in one batched query.
+ */
+import DataLoader from 'dataloader';
+import type pg from 'pg';
+import type { PrismaClient } from './generated/prisma/client.js';
+import {
+  activeStoreCounts,
+  currentNationalSpans,
+  dailyStats,
+  emptyStats,
+  storePriceCounts,
+  storePrices,
+  storePromoCounts,
+  type CurrentSpan,
+  type DailyStatsColumns,
+  type PromoCounts,
+  type StorePrice,
+} from './services/prices.js';
+import { productFacts, type ProductFacts } from './services/products.js';
+
+/** Request-scoped batch loaders (keys are database ids). */
+export interface Loaders {
+  /** Latest national span of a listing, or null when it has none. */
+  currentPrice: DataLoader<number, CurrentSpan | null>;
+  /** Current prices of a listing at active stores, cheapest first. */
+  storePrices: DataLoader<number, StorePrice[]>;
+  /** Number of active stores currently pricing a listing. */
+  storeCount: DataLoader<number, number>;
+  /** Daily statistics of a listing over the last year (empty arrays when none). */
+  stats: DataLoader<number, DailyStatsColumns>;
+  /** Active stores of a chain, by retailer id. */
+  activeStores: DataLoader<number, number>;
+  /** Promotions in force at a store, by store id. */
+  storePromos: DataLoader<number, PromoCounts>;
+  /** Facts derived from a product's linked listings, or null for an unknown product. */
+  productFacts: DataLoader<number, ProductFacts | null>;
+}
+
+/** What every resolver receives. */
+export interface Context {
+  prisma: PrismaClient;
+  pool: pg.Pool;
+  loaders: Loaders;
+}
+
+/** The database handles a context is built from (a `Database` from src/db/database.ts fits). */
+export interface ContextSource {
+  prisma: PrismaClient;
+  pool: pg.Pool;
+}
+
+function loader<V>(fetch: (keys: readonly number[]) => Promise<Map<number, V>>, missing: () => V): DataLoader<number, V> {
+  return new DataLoader<number, V>(async (keys) => {
+    const found = await fetch(keys);
+    return keys.map((k) => (found.has(k) ? (found.get(k) as V) : missing()));
+  });
+}
+
+/** Builds a fresh context (new, empty loader caches) for one request or operation run. */
+export function createContext(db: ContextSource): Context {
+  const { pool } = db;
+  return {
+    prisma: db.prisma,
+    pool,
+    loaders: {
+      currentPrice: loader<CurrentSpan | null>((ids) => currentNationalSpans(pool, ids), () => null),
+      storePrices: loader<StorePrice[]>((ids) => storePrices(pool, ids), () => []),
+      storeCount: loader<number>((ids) => storePriceCounts(pool, ids), () => 0),
+      stats: loader<DailyStatsColumns>((ids) => dailyStats(pool, ids), emptyStats),
+      activeStores: loader<number>((ids) => activeStoreCounts(pool, ids), () => 0),
+      storePromos: loader<PromoCounts>((ids) => storePromoCounts(pool, ids), () => ({ club: 0, sale: 0, multibuy: 0 })),
+      productFacts: loader<ProductFacts | null>((ids) => productFacts(pool, ids), () => null),
+    },
+  };
+}

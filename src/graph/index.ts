@@ -1,0 +1,15 @@
+/**
+ * Builds the GraphQL schema: imports every type file for its side effects (registering types and
+ * root fields on the builder), then calls toSchema once.
+ */
+import { builder } from '../builder.js';
+import './scalars.js';
+import './query.js';
+import './retailer.js';
+import './store.js';
+import './listing.js';
+import './product.js';
+import './history.js';
+
+/** The executable schema of the read API. */
+export const schema = builder.toSchema();

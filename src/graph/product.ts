@@ -1,0 +1,154 @@
+/**
+ * Product (the same item linked across chains) with Offer (one linked listing, a variant of the
+ * Listing model), Alternative and Attribute; root field `product`. Products are empty until
+ * matching runs; alternatives, aliases and attributes stay empty until generics exist.
+ */
+import { builder } from '../builder.js';
+import { isAvailable, lastSeen, orderOffers } from '../domain/listings.js';
+import { NotFound } from '../errors.js';
+import { CurrentPriceRef } from './listing.js';
+import { dayString } from './scalars.js';
+
+/** An alternative product in the same generic. */
+interface AlternativeShape {
+  id: number;
+  name: string;
+  brand: string | null;
+  sizeText: string | null;
+  image: string | null;
+  price: number | null;
+  retailer: string | null;
+  retailers: number;
+  ownBrand: boolean;
+}
+
+const AlternativeRef = builder.objectRef<AlternativeShape>('Alternative').implement({
+  description: 'Another product in the same generic.',
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'Product id.' }),
+    name: t.exposeString('name'),
+    brand: t.exposeString('brand', { nullable: true }),
+    sizeText: t.exposeString('sizeText', { nullable: true }),
+    image: t.exposeString('image', { nullable: true }),
+    price: t.exposeInt('price', { nullable: true, description: 'Cheapest current shelf price, cents.' }),
+    retailer: t.exposeString('retailer', { nullable: true, description: 'Slug of the chain with that price.' }),
+    retailers: t.exposeInt('retailers', { description: 'Chains that sell it.' }),
+    ownBrand: t.exposeBoolean('ownBrand', { description: 'A house brand.' }),
+  }),
+});
+
+const AttributeRef = builder.objectRef<{ key: string; label: string; value: string }>('Attribute').implement({
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    label: t.exposeString('label'),
+    value: t.exposeString('value'),
+  }),
+});
+
+const RETAILER_SELECT = { retailer: { select: { slug: true, name: true } } } as const;
+
+/** Offer: one chain's listing on a product page. */
+const OfferRef = builder.prismaObject('Listing', {
+  variant: 'Offer',
+  description: "One chain's listing of a product.",
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'Listing id.' }),
+    listing: t.variant('Listing'),
+    retailerSlug: t.string({ select: RETAILER_SELECT, resolve: (l) => l.retailer.slug }),
+    retailerName: t.string({ select: RETAILER_SELECT, resolve: (l) => l.retailer.name }),
+    name: t.exposeString('name'),
+    brand: t.exposeString('brand', { nullable: true }),
+    sizeText: t.exposeString('sizeText', { nullable: true }),
+    qty: t.exposeFloat('qty', { nullable: true }),
+    unit: t.exposeString('unit', { nullable: true }),
+    packCount: t.exposeInt('packCount', { nullable: true }),
+    weighable: t.exposeBoolean('weighable'),
+    categoryPath: t.exposeStringList('categoryPath'),
+    image: t.exposeString('image', { nullable: true }),
+    retailerUrl: t.exposeString('retailerUrl', { nullable: true }),
+    method: t.string({
+      description: 'How the listing was linked (gtin, name, llm, manual, ...); "unknown" when unrecorded.',
+      resolve: (l) => l.linkMethod ?? 'unknown',
+    }),
+    confidence: t.float({ description: 'Link confidence, 0 to 1.', resolve: (l) => l.linkConfidence ?? 0 }),
+    locked: t.exposeBoolean('linkLocked', { description: 'Pinned by a curator.' }),
+    available: t.boolean({
+      resolve: async (l, _args, ctx) => isAvailable(l.available, await ctx.loaders.currentPrice.load(l.id)),
+    }),
+    lastSeen: t.field({
+      type: 'Day',
+      resolve: async (l, _args, ctx) => lastSeen(dayString(l.firstSeen), await ctx.loaders.currentPrice.load(l.id)),
+    }),
+    current: t.field({
+      type: CurrentPriceRef,
+      nullable: true,
+      description: 'Latest national span (price, promotion, day).',
+      resolve: (l, _args, ctx) => ctx.loaders.currentPrice.load(l.id),
+    }),
+    stores: t.int({
+      description: 'Active stores pricing it at their latest collection (0 for a national-only chain).',
+      resolve: (l, _args, ctx) => ctx.loaders.storeCount.load(l.id),
+    }),
+    storesTotal: t.int({ resolve: (l, _args, ctx) => ctx.loaders.activeStores.load(l.retailerId) }),
+    origin: t.string({ nullable: true, description: 'Country-of-origin statement (not collected yet).', resolve: () => null }),
+    packageType: t.string({ nullable: true, description: 'Package type (not collected yet).', resolve: () => null }),
+  }),
+});
+
+builder.prismaObject('Product', {
+  description: 'The same item linked across chains.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    brand: t.exposeString('brand', { nullable: true }),
+    sizeText: t.exposeString('sizeText', { nullable: true }),
+    image: t.string({
+      nullable: true,
+      resolve: async (p, _args, ctx) => p.image ?? (await ctx.loaders.productFacts.load(p.id))?.image ?? null,
+    }),
+    weighable: t.boolean({ resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.weighable ?? false }),
+    qty: t.float({ nullable: true, resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.qty ?? null }),
+    unit: t.string({ nullable: true, resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.unit ?? null }),
+    packCount: t.int({
+      nullable: true,
+      resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.pack_count ?? null,
+    }),
+    retailers: t.int({
+      description: 'Chains that sell it.',
+      resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.retailers ?? 0,
+    }),
+    gtins: t.field({
+      type: ['SafeInt'],
+      description: 'Barcodes seen.',
+      resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.gtins ?? [],
+    }),
+    aliases: t.stringList({ description: 'Other names it is searched by (none yet).', resolve: () => [] }),
+    attributes: t.field({ type: [AttributeRef], description: 'Attributes (none yet).', resolve: () => [] }),
+    offers: t.field({
+      type: [OfferRef],
+      description: 'One per linked listing, available and cheapest first.',
+      select: (_args, _ctx, nestedSelection) => ({ listings: nestedSelection({ orderBy: { id: 'asc' } }) }),
+      resolve: async (p, _args, ctx) =>
+        orderOffers(p.listings, await Promise.all(p.listings.map((l) => ctx.loaders.currentPrice.load(l.id)))),
+    }),
+    alternatives: t.field({
+      type: [AlternativeRef],
+      description: 'Up to 16 other products in the same generic, cheapest first (none until generics exist).',
+      resolve: () => [],
+    }),
+  }),
+});
+
+builder.queryField('product', (t) =>
+  t.prismaField({
+    type: 'Product',
+    nullable: true,
+    description: 'One product; NOT_FOUND when unknown.',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: async (query, _root, { id }, ctx) => {
+      const product = await ctx.prisma.product.findUnique({ ...query, where: { id } });
+      if (!product) throw new NotFound(`No product ${id}`);
+      return product;
+    },
+  }),
+);

@@ -1,0 +1,191 @@
+/**
+ * Batched price reads for many listings (or stores) at once, through the pg pool. Each function
+ * runs one SQL statement whatever the number of keys, so dataloaders built on them (src/context.ts)
+ * keep the query count of a request independent of its result size.
+ *
+ * Conventions: money in integer NZ cents; days as `YYYY-MM-DD` NZ calendar strings. An open span
+ * (`last_day IS NULL`) runs to its store's `last_day` (store spans) or its chain's
+ * `last_national_day` (national spans).
+ */
+import type pg from 'pg';
+import type { PromoKind } from '../domain/spans.js';
+import { nzToday } from '../domain/days.js';
+
+/** Promotion fields shared by every price row (cents; null when no promotion applies). */
+export interface PromoFields {
+  promo_price: number | null;
+  promo_kind: PromoKind | null;
+  multibuy_qty: number | null;
+  multibuy_price: number | null;
+}
+
+/** The latest national span of a listing (api-spec "CurrentPrice"). */
+export interface CurrentSpan extends PromoFields {
+  listing_id: number;
+  first_day: string;
+  /** Last day the span was observed: its `last_day`, or its chain's last national day when open. */
+  day: string;
+  /** True while the span is open (the listing was in the chain's latest collection). */
+  open: boolean;
+  /** Shelf price, cents. */
+  price: number;
+}
+
+/** A listing's current price at one store (api-spec "ListingStorePrice"). */
+export interface StorePrice extends PromoFields {
+  listing_id: number;
+  store_id: number;
+  /** Store name. */
+  store: string;
+  region: string | null;
+  lat: number;
+  lng: number;
+  /** The store's last collection day (the `to` of the open span). */
+  day: string;
+  /** Shelf price, cents. */
+  price: number;
+}
+
+/** Daily store statistics of one listing as parallel arrays, oldest day first (cents). */
+export interface DailyStatsColumns {
+  day: string[];
+  min: number[];
+  med: number[];
+  max: number[];
+  n: number[];
+}
+
+/** Promotions in force at a store (open spans at its last collection), by PromoKind. */
+export interface PromoCounts {
+  /** promo_kind 2, member/club prices. */
+  club: number;
+  /** promo_kind 1, specials. */
+  sale: number;
+  /** promo_kind 3, multibuys. */
+  multibuy: number;
+}
+
+/** Days of listing statistics returned by {@link dailyStats} (api-spec: "the last year"). */
+export const STATS_WINDOW_DAYS = 365;
+
+const PROMO_COLS = 'sp.promo_price, sp.promo_kind, sp.multibuy_qty, sp.multibuy_price';
+
+/**
+ * The latest national span of each listing (by `first_day`), with its effective last day.
+ * @returns a map from listing id; listings without any national span are absent.
+ */
+export async function currentNationalSpans(pool: pg.Pool, listingIds: readonly number[]): Promise<Map<number, CurrentSpan>> {
+  const { rows } = await pool.query<CurrentSpan>(
+    `SELECT DISTINCT ON (sp.listing_id) sp.listing_id, sp.first_day,
+       coalesce(sp.last_day, r.last_national_day, sp.first_day) AS day, sp.last_day IS NULL AS open,
+       sp.price, ${PROMO_COLS}
+     FROM national_price_span sp
+     JOIN listing l ON l.id = sp.listing_id
+     JOIN retailer r ON r.id = l.retailer_id
+     WHERE sp.listing_id = ANY($1::int[])
+     ORDER BY sp.listing_id, sp.first_day DESC, sp.id DESC`,
+    [listingIds],
+  );
+  return new Map(rows.map((r) => [r.listing_id, r]));
+}
+
+/** Open spans at active stores that have been collected: "stores pricing it today". */
+const OPEN_AT_ACTIVE_STORE = `FROM store_price_span sp JOIN store st ON st.id = sp.store_id
+  WHERE sp.listing_id = ANY($1::int[]) AND sp.last_day IS NULL AND st.active AND st.last_day IS NOT NULL`;
+
+/**
+ * Every active store's current price of each listing, cheapest shelf price first (then store name).
+ * @returns a map from listing id to its store prices; listings priced nowhere are absent.
+ */
+export async function storePrices(pool: pg.Pool, listingIds: readonly number[]): Promise<Map<number, StorePrice[]>> {
+  const { rows } = await pool.query<StorePrice>(
+    `SELECT sp.listing_id, st.id AS store_id, st.name AS store, st.region, st.lat, st.lng, st.last_day AS day,
+       sp.price, ${PROMO_COLS}
+     ${OPEN_AT_ACTIVE_STORE}
+     ORDER BY sp.listing_id, sp.price, st.name, st.id`,
+    [listingIds],
+  );
+  const out = new Map<number, StorePrice[]>();
+  for (const r of rows) {
+    const list = out.get(r.listing_id) ?? [];
+    list.push(r);
+    out.set(r.listing_id, list);
+  }
+  return out;
+}
+
+/**
+ * How many active stores currently price each listing (the length of {@link storePrices} without
+ * loading the rows). @returns a map from listing id; zero counts are absent.
+ */
+export async function storePriceCounts(pool: pg.Pool, listingIds: readonly number[]): Promise<Map<number, number>> {
+  const { rows } = await pool.query<{ listing_id: number; n: number }>(
+    `SELECT sp.listing_id, count(*)::int AS n ${OPEN_AT_ACTIVE_STORE} GROUP BY sp.listing_id`,
+    [listingIds],
+  );
+  return new Map(rows.map((r) => [r.listing_id, r.n]));
+}
+
+/**
+ * Daily min/median/max shelf price across stores and the number of reporting stores, for the last
+ * {@link STATS_WINDOW_DAYS} days ending at the chain's latest national collection day (today in New
+ * Zealand when the chain has none), oldest first.
+ * @returns a map from listing id; listings without statistics in the window are absent.
+ */
+export async function dailyStats(
+  pool: pg.Pool,
+  listingIds: readonly number[],
+  today: string = nzToday(),
+): Promise<Map<number, DailyStatsColumns>> {
+  const { rows } = await pool.query<DailyStatsColumns & { listing_id: number }>(
+    `SELECT s.listing_id, array_agg(s.day::text ORDER BY s.day) AS day, array_agg(s.min ORDER BY s.day) AS min,
+       array_agg(s.med ORDER BY s.day) AS med, array_agg(s.max ORDER BY s.day) AS max, array_agg(s.n ORDER BY s.day) AS n
+     FROM listing_day_stats s
+     JOIN listing l ON l.id = s.listing_id
+     JOIN retailer r ON r.id = l.retailer_id
+     WHERE s.listing_id = ANY($1::int[])
+       AND s.day > coalesce(r.last_national_day, $2::date) - $3::int
+       AND s.day <= coalesce(r.last_national_day, $2::date)
+     GROUP BY s.listing_id`,
+    [listingIds, today, STATS_WINDOW_DAYS],
+  );
+  return new Map(rows.map(({ listing_id, ...cols }) => [listing_id, cols]));
+}
+
+/** Parallel arrays with no days (a listing without statistics). */
+export function emptyStats(): DailyStatsColumns {
+  return { day: [], min: [], med: [], max: [], n: [] };
+}
+
+/**
+ * Active stores of each chain (the chain's price panel).
+ * @returns a map from retailer id; chains without active stores are absent.
+ */
+export async function activeStoreCounts(pool: pg.Pool, retailerIds: readonly number[]): Promise<Map<number, number>> {
+  const { rows } = await pool.query<{ retailer_id: number; n: number }>(
+    `SELECT retailer_id, count(*)::int AS n FROM store WHERE active AND retailer_id = ANY($1::int[]) GROUP BY retailer_id`,
+    [retailerIds],
+  );
+  return new Map(rows.map((r) => [r.retailer_id, r.n]));
+}
+
+/**
+ * Promotions in force at each store: its open spans with promo_kind 2 (club), 1 (sale) and
+ * 3 (multibuy). An open span runs to the store's last collection day, so these are the promotions
+ * of the store's latest collection. @returns a map from store id; stores without promotions are absent.
+ */
+export async function storePromoCounts(pool: pg.Pool, storeIds: readonly number[]): Promise<Map<number, PromoCounts>> {
+  const { rows } = await pool.query<PromoCounts & { store_id: number }>(
+    `SELECT sp.store_id,
+       count(*) FILTER (WHERE sp.promo_kind = 2)::int AS club,
+       count(*) FILTER (WHERE sp.promo_kind = 1)::int AS sale,
+       count(*) FILTER (WHERE sp.promo_kind = 3)::int AS multibuy
+     FROM store_price_span sp JOIN store st ON st.id = sp.store_id
+     WHERE sp.store_id = ANY($1::int[]) AND sp.last_day IS NULL AND sp.promo_kind IN (1, 2, 3)
+       AND st.last_day IS NOT NULL
+     GROUP BY sp.store_id`,
+    [storeIds],
+  );
+  return new Map(rows.map(({ store_id, ...counts }) => [store_id, counts]));
+}
+

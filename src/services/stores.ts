@@ -1,0 +1,33 @@
+/** Store list filters (api-spec list_stores). */
+import type { Prisma } from '../generated/prisma/client.js';
+
+/** Urban classes a store can be filtered on (api-spec Store.urban). */
+export const URBAN_CLASSES = ['major', 'large', 'medium', 'small', 'rural'] as const;
+/** One of {@link URBAN_CLASSES}. */
+export type UrbanClass = (typeof URBAN_CLASSES)[number];
+
+/** Optional filters of the store list; all compare case-insensitively except the retailer slug. */
+export interface StoreFilter {
+  retailer?: string | null;
+  town?: string | null;
+  area?: string | null;
+  urban?: UrbanClass | null;
+}
+
+/**
+ * The Prisma `where` for active stores matching every given filter. An unknown retailer slug
+ * simply matches nothing (list_stores does not reject it).
+ */
+export function storeWhere(filter: StoreFilter): Prisma.StoreWhereInput {
+  const ci = (v: string) => ({ equals: v, mode: 'insensitive' as const });
+  return {
+    active: true,
+    ...(filter.retailer ? { retailer: { slug: filter.retailer } } : {}),
+    ...(filter.town ? { town: ci(filter.town) } : {}),
+    ...(filter.area ? { area: ci(filter.area) } : {}),
+    ...(filter.urban ? { urban: ci(filter.urban) } : {}),
+  };
+}
+
+/** Store list order: by chain (slug), then store name, then id. */
+export const STORE_ORDER: Prisma.StoreOrderByWithRelationInput[] = [{ retailer: { slug: 'asc' } }, { name: 'asc' }, { id: 'asc' }];
