@@ -1,0 +1,112 @@
+/**
+ * The one executor: runs an operation's persisted document in-process with graphql `execute`
+ * against the schema and maps the outcome to an HTTP status and the contract body. Parameter
+ * errors are 400 naming the parameter; GraphQL error codes map through src/errors.ts
+ * (BAD_REQUEST 400, NOT_FOUND 404, UNAVAILABLE 503); anything else is a 500 with a generic
+ * message (never a stack trace). Shared by REST (and later MCP).
+ */
+import { execute, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
+import type { z } from 'zod';
+import { createContext, type ContextSource } from '../src/context.js';
+import { statusForCode } from '../src/errors.js';
+import { schema as defaultSchema } from '../src/graph/index.js';
+import type { AnyOperation } from './operation.js';
+import { documentText, operations as registry } from './operations.js';
+
+/** The contract's Error body. */
+export interface ErrorBody {
+  error: { status: number; message: string };
+}
+
+/** What running an operation produced. */
+export interface Outcome {
+  /** HTTP status. */
+  status: number;
+  /** Response media type. */
+  contentType: string;
+  /** The contract JSON (or text), or an {@link ErrorBody}. */
+  body: unknown;
+  /** The unexpected error behind a 500, for logging (never sent). */
+  cause?: unknown;
+}
+
+/** Runs one operation with raw (string) inputs from path and query. */
+export type Executor = (op: AnyOperation, input: Record<string, unknown>) => Promise<Outcome>;
+
+/** Builds the Error body for `status`. */
+export function errorBody(status: number, message: string): ErrorBody {
+  return { error: { status, message } };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function failure(status: number, message: string, cause?: unknown): Outcome {
+  return { status, contentType: JSON_TYPE, body: errorBody(status, message), cause };
+}
+
+/** "limit: Too big: ..." for every issue, naming each parameter. */
+function paramMessage(error: z.ZodError): string {
+  return error.issues
+    .map((i) => (i.path.length ? `Invalid parameter "${i.path.join('.')}": ${i.message}` : `Invalid parameters: ${i.message}`))
+    .join('; ');
+}
+
+function outcomeOfErrors(errors: readonly GraphQLError[]): Outcome {
+  for (const e of errors) {
+    const status = statusForCode(e.extensions?.code);
+    if (status !== null) return failure(status, e.message);
+  }
+  return failure(500, 'Internal server error', errors[0]?.originalError ?? errors[0]);
+}
+
+/**
+ * Parses and validates every operation document once.
+ * @throws Error listing the operations whose document is missing or invalid against `schema`.
+ */
+export function prepareDocuments(ops: readonly AnyOperation[], schema: GraphQLSchema): Map<string, DocumentNode> {
+  const docs = new Map<string, DocumentNode>();
+  const problems: string[] = [];
+  for (const op of ops) {
+    try {
+      const doc = parse(documentText(op.name));
+      const errors = validate(schema, doc);
+      if (errors.length) problems.push(`${op.name}: ${errors.map((e) => e.message).join('; ')}`);
+      docs.set(op.name, doc);
+    } catch (e) {
+      problems.push(`${op.name}: ${(e as Error).message}`);
+    }
+  }
+  if (problems.length) throw new Error(`Invalid operation documents:\n  ${problems.join('\n  ')}`);
+  return docs;
+}
+
+/**
+ * An executor over `db`. Each call gets a fresh context (fresh dataloader caches).
+ * @throws at creation when an operation document is missing or invalid.
+ */
+export function createExecutor(
+  db: ContextSource,
+  opts: { schema?: GraphQLSchema; operations?: readonly AnyOperation[] } = {},
+): Executor {
+  const schema = opts.schema ?? defaultSchema;
+  const docs = prepareDocuments(opts.operations ?? registry, schema);
+  return async (op, input) => {
+    const document = docs.get(op.name);
+    if (!document) return failure(500, 'Internal server error', new Error(`unregistered operation ${op.name}`));
+    const parsed = op.params.safeParse(input);
+    if (!parsed.success) return failure(400, paramMessage(parsed.error));
+    try {
+      const result = await execute({
+        schema,
+        document,
+        operationName: op.name,
+        variableValues: op.variables(parsed.data),
+        contextValue: createContext(db),
+      });
+      if (result.errors?.length) return outcomeOfErrors(result.errors);
+      return { status: 200, contentType: op.contentType ?? JSON_TYPE, body: op.shape(result.data, parsed.data) };
+    } catch (e) {
+      return failure(500, 'Internal server error', e);
+    }
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The operation registry: the single list every facade is generated from (REST routes now; MCP
+ * tools, OpenAPI and llms.txt later). Adding an operation = one document in schema/operations/,
+ * one entry file in facades/operations/, one line here.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT_DIR } from '../src/env.js';
+import type { AnyOperation } from './operation.js';
+import getListing from './operations/get_listing.js';
+import getListingHistory from './operations/get_listing_history.js';
+import getProduct from './operations/get_product.js';
+import getProductHistory from './operations/get_product_history.js';
+import healthz from './operations/healthz.js';
+import listRetailers from './operations/list_retailers.js';
+import listStores from './operations/list_stores.js';
+import searchListings from './operations/search_listings.js';
+
+/** Every operation, in documentation order. */
+export const operations: readonly AnyOperation[] = [
+  searchListings,
+  getProduct,
+  getProductHistory,
+  getListing,
+  getListingHistory,
+  listRetailers,
+  listStores,
+  healthz,
+] as AnyOperation[];
+
+/** Folder of the persisted GraphQL documents, one `<operation name>.graphql` each. */
+export const OPERATIONS_DIR = path.join(ROOT_DIR, 'schema', 'operations');
+
+/**
+ * The persisted GraphQL document text of an operation.
+ * @throws when `schema/operations/<name>.graphql` does not exist.
+ */
+export function documentText(name: string): string {
+  return fs.readFileSync(path.join(OPERATIONS_DIR, `${name}.graphql`), 'utf8');
+}

@@ -1,0 +1,18 @@
+/**
+ * get_listing_history: GET /api/v1/listings/{id}/history?store= → History. `store` 0 (default) is
+ * the national series; an unknown listing or a store that never priced it gives empty arrays.
+ */
+import { z } from 'zod';
+import { defineOperation, idParam, intWithDefault, MAX_ID } from '../operation.js';
+import type { HistoryData } from '../shapes.js';
+
+/** The operation entry. */
+export default defineOperation({
+  name: 'get_listing_history',
+  summary: "A listing's price spans, oldest first: national (store 0) or at one store.",
+  method: 'GET',
+  path: '/api/v1/listings/{id}/history',
+  params: z.object({ id: idParam, store: intWithDefault(0, MAX_ID, 0) }),
+  variables: (p) => ({ id: p.id, store: p.store }),
+  shape: (data: { listingHistory: HistoryData }): HistoryData => data.listingHistory,
+});

@@ -1,0 +1,163 @@
+/** get_product: GET /api/v1/products/{id} → ProductDetail (404 when unknown). */
+import { z } from 'zod';
+import { defineOperation, idParam } from '../operation.js';
+import { priceFields, type CurrentData, type PriceFields } from '../shapes.js';
+
+/** The document's offer selection. */
+interface OfferData {
+  id: number;
+  retailer: string;
+  retailer_name: string;
+  name: string;
+  brand: string | null;
+  size_text: string | null;
+  qty: number | null;
+  unit: string | null;
+  pack_count: number | null;
+  weighable: boolean;
+  available: boolean;
+  last_seen: string;
+  method: string;
+  confidence: number;
+  locked: boolean;
+  stores: number;
+  stores_total: number;
+  category_path: string[];
+  current: CurrentData | null;
+  image: string | null;
+  retailer_url: string | null;
+  origin: string | null;
+  package_type: string | null;
+}
+
+/** api-spec Offer. */
+export type Offer = Omit<OfferData, 'current'> & PriceFields & { price_day: string | null };
+
+/** api-spec Alternative. */
+export interface Alternative {
+  id: number;
+  name: string;
+  brand: string | null;
+  size_text: string | null;
+  image: string | null;
+  price: number | null;
+  retailer: string | null;
+  retailers: number;
+  own_brand: boolean;
+}
+
+/** The document's `product` selection. */
+interface ProductData {
+  id: number;
+  name: string;
+  brand: string | null;
+  size_text: string | null;
+  pack_count: number | null;
+  qty: number | null;
+  unit: string | null;
+  image: string | null;
+  weighable: boolean;
+  aliases: string[];
+  retailers: number;
+  gtins: number[];
+  attributes: { key: string; label: string; value: string }[];
+  offers: OfferData[];
+  alternatives: Alternative[];
+}
+
+/** api-spec ProductDetail. */
+export interface ProductDetail {
+  id: number;
+  name: string;
+  brand: string | null;
+  brand_id: number | null;
+  size_text: string | null;
+  pack_count: number | null;
+  qty: number | null;
+  unit: string | null;
+  image: string | null;
+  weighable: boolean;
+  aliases: string[];
+  retailers: number;
+  gtins: number[];
+  attributes: { key: string; label: string; value: string }[];
+  generic_id: number | null;
+  generic_label: string | null;
+  generic_kind: string | null;
+  generic_kind_label: string | null;
+  shelf_slug: string | null;
+  shelf_label: string | null;
+  compare_unit: string | null;
+  brand_owner: string | null;
+  brand_parent: string | null;
+  offers: Offer[];
+  alternatives: Alternative[];
+}
+
+/** An offer in the contract's field order, its national price flattened in. */
+function offer({ current, ...o }: OfferData): Offer {
+  return {
+    id: o.id,
+    retailer: o.retailer,
+    retailer_name: o.retailer_name,
+    name: o.name,
+    brand: o.brand,
+    size_text: o.size_text,
+    qty: o.qty,
+    unit: o.unit,
+    pack_count: o.pack_count,
+    weighable: o.weighable,
+    ...priceFields(current),
+    price_day: current?.day ?? null,
+    image: o.image,
+    available: o.available,
+    last_seen: o.last_seen,
+    method: o.method,
+    confidence: o.confidence,
+    locked: o.locked,
+    stores: o.stores,
+    stores_total: o.stores_total,
+    category_path: o.category_path,
+    retailer_url: o.retailer_url,
+    origin: o.origin,
+    package_type: o.package_type,
+  };
+}
+
+/** The operation entry. */
+export default defineOperation({
+  name: 'get_product',
+  summary: 'One product linked across chains: its offers (available and cheapest first) and alternatives.',
+  method: 'GET',
+  path: '/api/v1/products/{id}',
+  params: z.object({ id: idParam }),
+  variables: (p) => ({ id: p.id }),
+  shape: ({ product: p }: { product: ProductData }): ProductDetail => ({
+    id: p.id,
+    name: p.name,
+    brand: p.brand,
+    // Taxonomy (brands, generics, kinds, shelves) is not modelled yet: these stay null.
+    brand_id: null,
+    size_text: p.size_text,
+    pack_count: p.pack_count,
+    qty: p.qty,
+    unit: p.unit,
+    image: p.image,
+    weighable: p.weighable,
+    aliases: p.aliases,
+    retailers: p.retailers,
+    gtins: p.gtins,
+    attributes: p.attributes,
+    generic_id: null,
+    generic_label: null,
+    generic_kind: null,
+    generic_kind_label: null,
+    shelf_slug: null,
+    shelf_label: null,
+    compare_unit: null,
+    brand_owner: null,
+    brand_parent: null,
+    offers: p.offers.map(offer),
+    alternatives: p.alternatives,
+  }),
+});

@@ -1,0 +1,19 @@
+/**
+ * get_product_history: GET /api/v1/products/{id}/history → HistoryByRetailer (retailer slug →
+ * History; an empty object when nothing is linked).
+ */
+import { z } from 'zod';
+import { defineOperation, idParam } from '../operation.js';
+import type { HistoryData } from '../shapes.js';
+
+/** The operation entry. */
+export default defineOperation({
+  name: 'get_product_history',
+  summary: "Every national price span of a product's linked listings, one History per chain.",
+  method: 'GET',
+  path: '/api/v1/products/{id}/history',
+  params: z.object({ id: idParam }),
+  variables: (p) => ({ id: p.id }),
+  shape: (data: { productHistory: { retailer: string; history: HistoryData }[] }): Record<string, HistoryData> =>
+    Object.fromEntries(data.productHistory.map((r) => [r.retailer, r.history])),
+});

@@ -1,0 +1,16 @@
+/** healthz: GET /healthz → 200 `ok` when the database answers, 503 when it does not. */
+import { z } from 'zod';
+import { defineOperation } from '../operation.js';
+
+/** The operation entry. */
+export default defineOperation({
+  name: 'healthz',
+  summary: 'Liveness: "ok" when the database is reachable.',
+  method: 'GET',
+  path: '/healthz',
+  params: z.object({}),
+  variables: () => ({}),
+  shape: (_data: { health: boolean }): string => 'ok',
+  contentType: 'text/plain; charset=utf-8',
+  internal: true,
+});

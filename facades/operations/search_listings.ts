@@ -1,0 +1,22 @@
+/** search_listings: GET /api/v1/listings → ListingCard[] (best match first; recently seen without q). */
+import { z } from 'zod';
+import { LISTING_LIMIT, MAX_QUERY_LENGTH } from '../../src/services/search.js';
+import { defineOperation, intWithDefault, optionalText } from '../operation.js';
+import { listingCard, type ListingCard, type ListingCardData } from '../shapes.js';
+
+const params = z.object({
+  q: optionalText(MAX_QUERY_LENGTH),
+  retailer: optionalText(100),
+  limit: intWithDefault(LISTING_LIMIT.min, LISTING_LIMIT.max, LISTING_LIMIT.default),
+});
+
+/** The operation entry. */
+export default defineOperation({
+  name: 'search_listings',
+  summary: 'Search listings by name, one card per chain listing; without q, recently seen listings.',
+  method: 'GET',
+  path: '/api/v1/listings',
+  params,
+  variables: (p) => ({ q: p.q ?? null, retailer: p.retailer ?? null, limit: p.limit }),
+  shape: (data: { searchListings: ListingCardData[] }): ListingCard[] => data.searchListings.map(listingCard),
+});

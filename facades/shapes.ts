@@ -1,0 +1,99 @@
+/**
+ * Pure shaping helpers shared by operations: GraphQL result fragments (already aliased to the
+ * contract's field names by the persisted documents) → contract JSON. Money in integer NZ cents.
+ */
+
+/** The `current { ... }` selection of the documents (a CurrentPrice, aliased). */
+export interface CurrentData {
+  day: string;
+  price: number;
+  promo_price: number | null;
+  promo_kind: number | null;
+  multibuy_qty: number | null;
+  multibuy_price: number | null;
+}
+
+/** Price fields of a card or offer: the current national price, all null when never priced. */
+export interface PriceFields {
+  price: number | null;
+  promo_price: number | null;
+  promo_kind: number | null;
+  multibuy_qty: number | null;
+  multibuy_price: number | null;
+}
+
+/** Flattens a CurrentPrice into card price fields (api-spec ListingCard). */
+export function priceFields(current: CurrentData | null): PriceFields {
+  return {
+    price: current?.price ?? null,
+    promo_price: current?.promo_price ?? null,
+    promo_kind: current?.promo_kind ?? null,
+    multibuy_qty: current?.multibuy_qty ?? null,
+    multibuy_price: current?.multibuy_price ?? null,
+  };
+}
+
+/** The ListingCard selection of the documents. */
+export interface ListingCardData {
+  id: number;
+  retailer: string;
+  name: string;
+  brand: string | null;
+  size_text: string | null;
+  current: CurrentData | null;
+  image: string | null;
+  available: boolean;
+  product_id: number | null;
+}
+
+/** api-spec ListingCard. */
+export interface ListingCard extends PriceFields {
+  id: number;
+  retailer: string;
+  name: string;
+  brand: string | null;
+  size_text: string | null;
+  image: string | null;
+  available: boolean;
+  product_id: number | null;
+}
+
+/** A listing card in the contract's field order. */
+export function listingCard(d: ListingCardData): ListingCard {
+  return {
+    id: d.id,
+    retailer: d.retailer,
+    name: d.name,
+    brand: d.brand,
+    size_text: d.size_text,
+    ...priceFields(d.current),
+    image: d.image,
+    available: d.available,
+    product_id: d.product_id,
+  };
+}
+
+/** api-spec DailyStats as parallel arrays. */
+export interface DailyStatsData {
+  day: string[];
+  min: number[];
+  med: number[];
+  max: number[];
+  n: number[];
+}
+
+/** DailyStats, or an empty object when there are no days (api-spec: "an empty object when none"). */
+export function statsOrEmpty(s: DailyStatsData): DailyStatsData | Record<string, never> {
+  return s.day.length === 0 ? {} : s;
+}
+
+/** api-spec History (parallel arrays, oldest span first). */
+export interface HistoryData {
+  from: string[];
+  to: string[];
+  price: number[];
+  promo: (number | null)[];
+  kind: (number | null)[];
+  multibuy_qty: (number | null)[];
+  multibuy_price: (number | null)[];
+}
