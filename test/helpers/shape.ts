@@ -1,0 +1,111 @@
+/**
+ * Shape assertions for contract JSON: exact key sets and per-field JSON types (api-spec
+ * "Resources and their fields"). A kind ending in `?` may also be null.
+ */
+import { expect } from 'vitest';
+
+/** JSON kinds a contract field can have. */
+export type Kind = 'int' | 'num' | 'str' | 'bool' | 'day' | 'datetime' | 'arr' | 'obj';
+/** Field name → kind (`int?` when nullable). */
+export type Spec = Record<string, Kind | `${Kind}?`>;
+
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+function matches(kind: Kind, v: unknown): boolean {
+  switch (kind) {
+    case 'int': return Number.isInteger(v);
+    case 'num': return typeof v === 'number' && Number.isFinite(v);
+    case 'str': return typeof v === 'string';
+    case 'bool': return typeof v === 'boolean';
+    case 'day': return typeof v === 'string' && DAY_RE.test(v);
+    case 'datetime': return typeof v === 'string' && !Number.isNaN(Date.parse(v)) && v.endsWith('Z');
+    case 'arr': return Array.isArray(v);
+    case 'obj': return v !== null && typeof v === 'object' && !Array.isArray(v);
+  }
+}
+
+/** Asserts `value` has exactly the keys of `spec`, each of the given kind. */
+export function expectShape(value: unknown, spec: Spec, label = 'value'): void {
+  expect(value, label).toBeTypeOf('object');
+  const obj = value as Record<string, unknown>;
+  expect(Object.keys(obj).sort(), `${label} keys`).toEqual(Object.keys(spec).sort());
+  for (const [key, k] of Object.entries(spec)) {
+    const nullable = k.endsWith('?');
+    const kind = k.replace('?', '') as Kind;
+    const v = obj[key];
+    if (v === null) expect(nullable, `${label}.${key} is null but not nullable`).toBe(true);
+    else expect(matches(kind, v), `${label}.${key} = ${JSON.stringify(v)} is not ${kind}`).toBe(true);
+  }
+}
+
+/** api-spec ListingCard. */
+export const LISTING_CARD: Spec = {
+  id: 'int', retailer: 'str', name: 'str', brand: 'str?', size_text: 'str?', price: 'int?', promo_price: 'int?',
+  promo_kind: 'int?', multibuy_qty: 'int?', multibuy_price: 'int?', image: 'str?', available: 'bool', product_id: 'int?',
+};
+
+/** api-spec Retailer. */
+export const RETAILER: Spec = { slug: 'str', name: 'str', listings: 'int', stores: 'int', last_run: 'datetime?' };
+
+/** api-spec Store. */
+export const STORE: Spec = {
+  id: 'int', retailer: 'str', name: 'str', region: 'str?', lat: 'num', lng: 'num', level: 'num?', n_items: 'int',
+  club: 'int', sale: 'int', multibuy: 'int', day: 'day?', town: 'str', area: 'str', urban: 'str?',
+};
+
+/** api-spec CurrentPrice. */
+export const CURRENT_PRICE: Spec = {
+  day: 'day', price: 'int', promo_price: 'int?', promo_kind: 'int?', multibuy_qty: 'int?', multibuy_price: 'int?',
+};
+
+/** api-spec ListingStorePrice. */
+export const LISTING_STORE_PRICE: Spec = {
+  store_id: 'int', store: 'str', region: 'str?', lat: 'num?', lng: 'num?', day: 'day', price: 'int',
+  promo_price: 'int?', promo_kind: 'int?', multibuy_qty: 'int?', multibuy_price: 'int?',
+};
+
+/** api-spec ListingDetail. */
+export const LISTING_DETAIL: Spec = {
+  id: 'int', retailer: 'str', retailer_slug: 'str', external_id: 'str', name: 'str', brand: 'str?', size_text: 'str?',
+  qty: 'num?', unit: 'str?', gtin: 'int?', category_path: 'arr', first_seen: 'day', last_seen: 'day', image: 'str?',
+  available: 'bool', product_id: 'int?', stores_total: 'int', current: 'obj?', stores: 'arr', stats: 'obj',
+  retailer_url: 'str?',
+};
+
+/** api-spec DailyStats (when not empty). */
+export const DAILY_STATS: Spec = { day: 'arr', min: 'arr', med: 'arr', max: 'arr', n: 'arr' };
+
+/** api-spec History. */
+export const HISTORY: Spec = {
+  from: 'arr', to: 'arr', price: 'arr', promo: 'arr', kind: 'arr', multibuy_qty: 'arr', multibuy_price: 'arr',
+};
+
+/** api-spec Offer. */
+export const OFFER: Spec = {
+  id: 'int', retailer: 'str', retailer_name: 'str', name: 'str', weighable: 'bool', available: 'bool', last_seen: 'day',
+  method: 'str', confidence: 'num', locked: 'bool', stores: 'int', stores_total: 'int', category_path: 'arr',
+  brand: 'str?', size_text: 'str?', qty: 'num?', unit: 'str?', pack_count: 'int?', price: 'int?', promo_price: 'int?',
+  promo_kind: 'int?', multibuy_qty: 'int?', multibuy_price: 'int?', price_day: 'day?', image: 'str?',
+  retailer_url: 'str?', origin: 'str?', package_type: 'str?',
+};
+
+/** api-spec ProductDetail. */
+export const PRODUCT_DETAIL: Spec = {
+  id: 'int', name: 'str', weighable: 'bool', aliases: 'arr', retailers: 'int', gtins: 'arr', attributes: 'arr',
+  offers: 'arr', alternatives: 'arr', brand: 'str?', brand_id: 'int?', size_text: 'str?', pack_count: 'int?',
+  qty: 'num?', unit: 'str?', image: 'str?', generic_id: 'int?', generic_label: 'str?', generic_kind: 'str?',
+  generic_kind_label: 'str?', shelf_slug: 'str?', shelf_label: 'str?', compare_unit: 'str?', brand_owner: 'str?',
+  brand_parent: 'str?',
+};
+
+/** api-spec Error. */
+export const ERROR_BODY: Spec = { error: 'obj' };
+
+/** Asserts an Error body with `status` whose message contains every `parts` (case-insensitive). */
+export function expectError(body: unknown, status: number, ...parts: string[]): void {
+  expectShape(body, ERROR_BODY, 'error body');
+  const e = (body as { error: Record<string, unknown> }).error;
+  expectShape(e, { status: 'int', message: 'str' }, 'error');
+  expect(e.status).toBe(status);
+  for (const p of parts) expect((e.message as string).toLowerCase()).toContain(p.toLowerCase());
+}

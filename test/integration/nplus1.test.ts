@@ -1,0 +1,156 @@
+/**
+ * No N+1: the number of SQL statements an operation runs does not grow with the size of its result.
+ * Prisma statements are recorded by the TestDatabase (`queries`); statements the services send
+ * through the pg pool are counted by wrapping `pool.query`. Each case runs the same operation on a
+ * small and a large result and compares the counts.
+ */
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from '../../facades/server.js';
+import { loadEnv } from '../../src/env.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { seedRealPrices, type Seeded } from '../helpers/prices.js';
+
+let db: TestDatabase;
+let app: FastifyInstance;
+let seed: Seeded;
+let poolQueries: string[] = [];
+let probeProductId: number;
+
+/** The pool with `query` recorded (everything else passes through). */
+function countingPool(pool: pg.Pool): pg.Pool {
+  return new Proxy(pool, {
+    get(target, prop, receiver) {
+      if (prop === 'query') {
+        return (...args: unknown[]) => {
+          poolQueries.push(typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string }).text));
+          return (target.query as (...a: unknown[]) => unknown)(...args);
+        };
+      }
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+interface Count {
+  prisma: number;
+  pool: number;
+  /** Items in the response (to show the two runs differ in size). */
+  size: number;
+}
+
+async function measure(run: () => Promise<unknown>, size: (body: any) => number): Promise<Count> {
+  db.queries.length = 0;
+  poolQueries = [];
+  const body = await run();
+  if (process.env.SHOW_QUERIES) console.log([...db.queries, ...poolQueries].map((q) => q.replace(/\s+/g, ' ').slice(0, 140)).join('\n'));
+  return { prisma: db.queries.length, pool: poolQueries.length, size: size(body) };
+}
+
+const rest = (url: string) => async () => {
+  const r = await app.inject({ url });
+  expect(r.statusCode, url).toBe(200);
+  return r.json();
+};
+
+const graphql = (query: string) => async () => {
+  const r = await app.inject({ method: 'POST', url: '/graphql', payload: { query } });
+  const body = r.json();
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  return body.data;
+};
+
+/** Asserts equal query counts for a small and a large result. */
+function expectFlat(small: Count, large: Count): void {
+  expect(large.size).toBeGreaterThan(small.size);
+  expect({ prisma: large.prisma, pool: large.pool }).toEqual({ prisma: small.prisma, pool: small.pool });
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase('nplus1');
+  seed = await seedRealPrices(db.pool);
+  // A second product linking twelve more real Woolworths listings (the link is fixture metadata).
+  const ids = [...seed.listingIds].filter(([k]) => k.startsWith('woolworths:')).slice(0, 12).map(([, id]) => id);
+  const { rows } = await db.pool.query<{ id: number }>(`INSERT INTO product (name) VALUES ('n+1 probe') RETURNING id`);
+  probeProductId = rows[0].id;
+  await db.pool.query(`UPDATE listing SET product_id = $1, link_method = 'manual' WHERE id = ANY($2::int[]) AND product_id IS NULL`, [
+    probeProductId,
+    ids,
+  ]);
+  app = await createServer({ db: { prisma: db.prisma, pool: countingPool(db.pool) }, env: loadEnv({ LOG_LEVEL: 'silent' }) });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await db?.drop();
+});
+
+describe('query counts do not grow with result size', () => {
+  it('search_listings', async () => {
+    const small = await measure(rest('/api/v1/listings?limit=2'), (b) => b.length);
+    const large = await measure(rest('/api/v1/listings?limit=100'), (b) => b.length);
+    expectFlat(small, large);
+    expect(large.prisma + large.pool).toBeLessThanOrEqual(6);
+  });
+
+  it('search_listings with q and retailer', async () => {
+    const small = await measure(rest('/api/v1/listings?q=beef&retailer=paknsave&limit=2'), (b) => b.length);
+    const large = await measure(rest('/api/v1/listings?q=beef&retailer=paknsave&limit=50'), (b) => b.length);
+    expectFlat(small, large);
+  });
+
+  it('list_stores', async () => {
+    const small = await measure(rest('/api/v1/stores?retailer=woolworths'), (b) => b.length);
+    const large = await measure(rest('/api/v1/stores'), (b) => b.length);
+    expectFlat(small, large);
+  });
+
+  it('list_retailers (one statement for counts)', async () => {
+    const c = await measure(rest('/api/v1/retailers'), (b) => b.length);
+    expect(c.size).toBe(6);
+    expect(c.prisma + c.pool).toBeLessThanOrEqual(2);
+  });
+
+  it('get_listing with many or few store prices', async () => {
+    const few = await measure(rest(`/api/v1/listings/${seed.listingIds.get('woolworths:281082')}`), (b) => b.stores.length);
+    const many = await measure(rest(`/api/v1/listings/${seed.listingIds.get('woolworths:42246')}`), (b) => b.stores.length);
+    expectFlat(few, many);
+  });
+
+  it('get_product with 2 or 12 offers', async () => {
+    const small = await measure(rest(`/api/v1/products/${seed.productId}`), (b) => b.offers.length);
+    const large = await measure(rest(`/api/v1/products/${probeProductId}`), (b) => b.offers.length);
+    expectFlat(small, large);
+  });
+
+  it('nested GraphQL: listings with retailer, product, offers, stores and stats', async () => {
+    // The small run reaches every level with cache misses: one linked burger listing whose product
+    // also offers the other chain's listing, which the offer-level loaders fetch in a second batch.
+    // Loader batches are per level, so the large run may only save statements (offers it already
+    // loaded as listings come from the dataloader cache).
+    const query = (q: string, n: number) => `{
+      searchListings(q: "${q}", limit: ${n}) {
+        id retailerSlug retailerName storesTotal storeCount available lastSeen
+        retailer { slug listings stores }
+        current { price promoPrice }
+        stores { storeId price }
+        stats { day n }
+        product { id retailers gtins offers { id retailerSlug available stores storesTotal current { price } } }
+      }
+    }`;
+    const linked = (d: any) => d.searchListings.filter((l: { product: unknown }) => l.product).length;
+    const small = await measure(graphql(query('honest beef burgers with smok', 1)), (d) => {
+      expect(linked(d)).toBe(1);
+      return d.searchListings.length;
+    });
+    const large = await measure(graphql(query('beef', 100)), (d) => {
+      expect(linked(d)).toBeGreaterThan(1);
+      return d.searchListings.length;
+    });
+    expect(large.size).toBeGreaterThan(small.size);
+    expect(large.prisma).toBe(small.prisma);
+    expect(large.pool).toBeLessThanOrEqual(small.pool);
+  });
+});

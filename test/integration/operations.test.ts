@@ -1,0 +1,419 @@
+/**
+ * Every REST operation through the assembled server (app.inject) against a real PostgreSQL holding
+ * real prices (test/helpers/prices.ts): response shapes, statuses, error bodies and headers.
+ */
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from '../../facades/server.js';
+import { loadEnv } from '../../src/env.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { seedRealPrices, STORE_DAY, WOOLWORTHS_STORES, type Seeded } from '../helpers/prices.js';
+import {
+  CURRENT_PRICE, DAILY_STATS, HISTORY, LISTING_CARD, LISTING_DETAIL, LISTING_STORE_PRICE, OFFER, PRODUCT_DETAIL,
+  RETAILER, STORE, expectError, expectShape,
+} from '../helpers/shape.js';
+
+const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+let db: TestDatabase;
+let app: FastifyInstance;
+let seed: Seeded;
+
+const get = async (url: string, headers: Record<string, string> = {}) => {
+  const r = await app.inject({ method: 'GET', url, headers });
+  return { status: r.statusCode, headers: r.headers, body: r.headers['content-type']?.startsWith('application/json') ? r.json() : r.body };
+};
+const listing = (key: string) => {
+  const id = seed.listingIds.get(key);
+  if (id === undefined) throw new Error(`no listing ${key}`);
+  return id;
+};
+type Card = Record<string, unknown> & { id: number; retailer: string; name: string; price: number | null };
+
+beforeAll(async () => {
+  db = await createTestDatabase('operations');
+  seed = await seedRealPrices(db.pool);
+  app = await createServer({ db, env });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await db?.drop();
+});
+
+describe('list_retailers', () => {
+  it('lists the six chains, largest catalogue first, with panel sizes', async () => {
+    const r = await get('/api/v1/retailers');
+    expect(r.status).toBe(200);
+    const list = r.body as Record<string, unknown>[];
+    expect(list).toHaveLength(6);
+    list.forEach((x, i) => expectShape(x, RETAILER, `retailers[${i}]`));
+    const sizes = list.map((x) => x.listings as number);
+    expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+    const { rows } = await db.pool.query<{ slug: string; n: number }>(
+      'SELECT r.slug, count(l.id)::int AS n FROM retailer r LEFT JOIN listing l ON l.retailer_id = r.id GROUP BY r.slug',
+    );
+    for (const row of rows) expect(list.find((x) => x.slug === row.slug)?.listings).toBe(row.n);
+    const bySlug = Object.fromEntries(list.map((x) => [x.slug, x]));
+    expect(bySlug.woolworths.stores).toBe(3);
+    expect(bySlug.paknsave.stores).toBe(3);
+    expect(bySlug.newworld).toMatchObject({ listings: 0, stores: 0, last_run: null });
+    expect(bySlug.woolworths.last_run).not.toBeNull();
+  });
+});
+
+describe('list_stores', () => {
+  it('lists active stores by chain then name with promotion counts', async () => {
+    const r = await get('/api/v1/stores');
+    expect(r.status).toBe(200);
+    const list = r.body as Record<string, unknown>[];
+    list.forEach((x, i) => expectShape(x, STORE, `stores[${i}]`));
+    expect(list.map((s) => `${s.retailer}/${s.name}`)).toEqual([
+      "paknsave/PAK'nSAVE Botany",
+      "paknsave/PAK'nSAVE Highland Park",
+      "paknsave/PAK'nSAVE Ormiston",
+      'woolworths/Woolworths Auckland Quay Street',
+      'woolworths/Woolworths Auckland Victoria Street West',
+      'woolworths/Woolworths Ponsonby',
+    ]);
+    for (const s of list) expect(s).toMatchObject({ level: null, n_items: 0, day: STORE_DAY, club: 0, multibuy: 0 });
+    const vsw = list.find((s) => s.id === seed.storeIds.get(WOOLWORTHS_STORES[0]));
+    expect(seed.specials.size).toBeGreaterThan(0);
+    expect(vsw?.sale).toBe(seed.specials.size);
+    expect(list.filter((s) => s !== vsw).every((s) => s.sale === 0)).toBe(true);
+  });
+
+  it('filters by retailer, town, area (case-insensitive) and urban class', async () => {
+    const ww = (await get('/api/v1/stores?retailer=woolworths')).body as Record<string, unknown>[];
+    expect(ww.map((s) => s.retailer)).toEqual(['woolworths', 'woolworths', 'woolworths']);
+    expect(((await get('/api/v1/stores?town=AUCKLAND')).body as unknown[]).length).toBe(6);
+    expect(((await get('/api/v1/stores?area=auckland&urban=MAJOR')).body as unknown[]).length).toBe(6);
+    expect(((await get('/api/v1/stores?urban=rural')).body as unknown[]).length).toBe(0);
+    expect(((await get('/api/v1/stores?town=Dunedin')).body as unknown[]).length).toBe(0);
+    expect((await get('/api/v1/stores?retailer=aldi')).body).toEqual([]);
+  });
+
+  it('rejects an unknown urban class with 400 naming the parameter', async () => {
+    const r = await get('/api/v1/stores?urban=huge');
+    expect(r.status).toBe(400);
+    expectError(r.body, 400, 'urban');
+  });
+});
+
+describe('search_listings', () => {
+  it('returns ListingCards matching the name, case-insensitively, best match first', async () => {
+    const r = await get('/api/v1/listings?q=BEEF%20MINCE');
+    expect(r.status).toBe(200);
+    const cards = r.body as Card[];
+    expect(cards.length).toBeGreaterThan(1);
+    expect(cards.length).toBeLessThanOrEqual(20);
+    cards.forEach((c, i) => expectShape(c, LISTING_CARD, `cards[${i}]`));
+    for (const c of cards) expect(c.name.toLowerCase()).toContain('beef mince');
+    // PAK'nSAVE names one listing exactly "Beef Mince": exact names rank first.
+    expect(cards[0].name.toLowerCase()).toBe('beef mince');
+    const lower = (await get('/api/v1/listings?q=beef%20mince')).body as Card[];
+    expect(lower.map((c) => c.id)).toEqual(cards.map((c) => c.id));
+  });
+
+  it('carries the national price: shelf, special and availability', async () => {
+    // full_results.csv: 16.99 at all three Woolworths stores.
+    const mince = ((await get('/api/v1/listings?q=grass%20fed%205%25&retailer=woolworths&limit=100')).body as Card[])
+      .find((c) => c.id === listing('woolworths:42246'));
+    expect(mince).toMatchObject({ retailer: 'woolworths', price: 1699, promo_price: null, available: true });
+    // products.sample.csv broccoli: original 3.00, sale 1.99 (a special at one of one stores).
+    const broccoli = ((await get('/api/v1/listings?q=broccoli')).body as Card[]).find((c) => c.id === listing('woolworths:281082'));
+    expect(broccoli).toMatchObject({ price: 300, promo_price: 199, promo_kind: 1, available: true });
+    // Bananas: only in the 2024–25 national history, gone from the 2026-08-03 collection.
+    const bananas = ((await get('/api/v1/listings?q=bananas')).body as Card[]).find((c) => c.id === listing('woolworths:133211'));
+    expect(bananas).toMatchObject({ available: false, price: 365 });
+  });
+
+  it('matches % and _ literally', async () => {
+    // Unescaped, '%%' and '_' would match every name.
+    expect((await get('/api/v1/listings?q=%25%25')).body).toEqual([]);
+    expect((await get('/api/v1/listings?q=_')).body).toEqual([]);
+    const pct = (await get('/api/v1/listings?q=5%25%20fat&limit=100')).body as Card[];
+    expect(pct.length).toBeGreaterThan(0);
+    for (const c of pct) expect(c.name.toLowerCase()).toContain('5% fat');
+  });
+
+  it('filters by retailer and honours limit (default 20)', async () => {
+    const pk = (await get('/api/v1/listings?q=beef&retailer=paknsave&limit=100')).body as Card[];
+    expect(pk.length).toBeGreaterThan(0);
+    expect(pk.every((c) => c.retailer === 'paknsave')).toBe(true);
+    expect(((await get('/api/v1/listings?q=beef&limit=3')).body as Card[]).length).toBe(3);
+    expect(((await get('/api/v1/listings')).body as Card[]).length).toBe(20);
+  });
+
+  it('without q lists recently seen listings first', async () => {
+    const cards = (await get('/api/v1/listings?limit=100')).body as Card[];
+    expect(cards).toHaveLength(100);
+    expect(cards.every((c) => c.available)).toBe(true); // all seen on 2026-08-03, the newest day
+    // Bananas were last seen in 2025 (national history only): behind every listing seen on STORE_DAY.
+    const ww = (await get('/api/v1/listings?retailer=woolworths&limit=100')).body as Card[];
+    expect(ww.every((c) => c.retailer === 'woolworths' && c.available)).toBe(true);
+    expect(ww.map((c) => c.id)).not.toContain(listing('woolworths:133211'));
+  });
+
+  it.each([
+    ['q', `q=${'a'.repeat(101)}`],
+    ['limit', 'limit=0'],
+    ['limit', 'limit=101'],
+    ['limit', 'limit=abc'],
+    ['limit', 'limit=2.5'],
+    ['q', 'q=a&q=b'],
+  ])('400 naming %s for %s', async (param, query) => {
+    const r = await get(`/api/v1/listings?${query}`);
+    expect(r.status).toBe(400);
+    expectError(r.body, 400, `"${param}"`);
+  });
+
+  it('400 for an unknown retailer slug', async () => {
+    const r = await get('/api/v1/listings?q=beef&retailer=aldi');
+    expect(r.status).toBe(400);
+    expectError(r.body, 400, 'aldi');
+  });
+
+  it('accepts a query of exactly 100 characters', async () => {
+    const r = await get(`/api/v1/listings?q=${'a'.repeat(100)}`);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual([]);
+  });
+});
+
+describe('get_listing', () => {
+  it('returns the ListingDetail of a listing priced at stores', async () => {
+    const id = listing('woolworths:42246');
+    const r = await get(`/api/v1/listings/${id}`);
+    expect(r.status).toBe(200);
+    const d = r.body as Record<string, any>;
+    expectShape(d, LISTING_DETAIL, 'listing');
+    expectShape(d.current, CURRENT_PRICE, 'current');
+    d.stores.forEach((s: unknown, i: number) => expectShape(s, LISTING_STORE_PRICE, `stores[${i}]`));
+    expectShape(d.stats, DAILY_STATS, 'stats');
+    expect(d).toMatchObject({
+      id,
+      retailer: 'Woolworths',
+      retailer_slug: 'woolworths',
+      external_id: '42246',
+      name: 'woolworths nz beef mince grass fed 5% fat',
+      size_text: '500g',
+      category_path: ['Meat & Poultry'],
+      first_seen: '2024-10-14', // price_history.csv first row of SKU 42246 (unix 1728880320)
+      last_seen: STORE_DAY,
+      available: true,
+      stores_total: 3,
+      current: { day: STORE_DAY, price: 1699, promo_price: null, promo_kind: null },
+    });
+    expect(d.stores).toHaveLength(3);
+    expect(d.stores.map((s: { price: number }) => s.price)).toEqual([1699, 1699, 1699]);
+    expect(d.stores.every((s: { day: string }) => s.day === STORE_DAY)).toBe(true);
+    expect(d.stats).toEqual({ day: [STORE_DAY], min: [1699], med: [1699], max: [1699], n: [3] });
+  });
+
+  it('orders store prices cheapest first and shows store specials', async () => {
+    // PAK'nSAVE "Honest Beef Burgers ..." is at Botany and Highland Park (14.49 both).
+    const d = (await get(`/api/v1/listings/${listing('paknsave:5329042-EA-000')}`)).body as Record<string, any>;
+    expect(d.stores.map((s: { store: string }) => s.store)).toEqual(["PAK'nSAVE Botany", "PAK'nSAVE Highland Park"]);
+    expect(d.product_id).toBe(seed.productId);
+    expect(d.stores_total).toBe(3);
+    const b = (await get(`/api/v1/listings/${listing('woolworths:281082')}`)).body as Record<string, any>;
+    expect(b.stores).toEqual([
+      expect.objectContaining({ store_id: seed.storeIds.get(WOOLWORTHS_STORES[0]), price: 300, promo_price: 199, promo_kind: 1 }),
+    ]);
+    expect(b.gtin).toBe(9414742350858); // products.sample.csv barcode
+  });
+
+  it('shows a listing no longer collected as unavailable, with empty stores and stats {}', async () => {
+    const d = (await get(`/api/v1/listings/${listing('woolworths:133211')}`)).body as Record<string, any>;
+    expectShape(d, LISTING_DETAIL, 'listing');
+    expect(d).toMatchObject({ available: false, stores: [], stats: {}, brand: 'fresh fruit' });
+    expect(d.last_seen < STORE_DAY).toBe(true);
+    expect(d.current.day).toBe(d.last_seen);
+  });
+
+  it('404 for an unknown listing, 400 for a malformed id', async () => {
+    const nf = await get('/api/v1/listings/999999');
+    expect(nf.status).toBe(404);
+    expectError(nf.body, 404, '999999');
+    for (const bad of ['abc', '0', '-3', '1.5', '99999999999']) {
+      const r = await get(`/api/v1/listings/${bad}`);
+      expect(r.status, bad).toBe(400);
+      expectError(r.body, 400, '"id"');
+    }
+  });
+});
+
+describe('get_listing_history', () => {
+  it('returns the national spans oldest first (store 0 by default)', async () => {
+    const id = listing('woolworths:42246');
+    const r = await get(`/api/v1/listings/${id}/history`);
+    expect(r.status).toBe(200);
+    const h = r.body as Record<string, any[]>;
+    expectShape(h, HISTORY, 'history');
+    // price_history.csv: 13.50, 13.70, 13.90 (2024-10-14, 2025-03-03, 2025-03-31), then 16.99 in stores.
+    expect(h.price).toEqual([1350, 1370, 1390, 1699]);
+    expect(h.from).toEqual(['2024-10-14', '2025-03-03', '2025-03-31', STORE_DAY]);
+    expect(h.to[3]).toBe(STORE_DAY);
+    for (let i = 0; i < 3; i++) {
+      expect(h.to[i] >= h.from[i]).toBe(true);
+      expect(h.to[i] < h.from[i + 1]).toBe(true);
+    }
+    expect(h.promo).toEqual([null, null, null, null]);
+    expect((await get(`/api/v1/listings/${id}/history?store=0`)).body).toEqual(h);
+  });
+
+  it("returns one store's exact spans", async () => {
+    const store = seed.storeIds.get(WOOLWORTHS_STORES[0]);
+    const r = await get(`/api/v1/listings/${listing('woolworths:281082')}/history?store=${store}`);
+    expect(r.body).toEqual({
+      from: [STORE_DAY], to: [STORE_DAY], price: [300], promo: [199], kind: [1], multibuy_qty: [null], multibuy_price: [null],
+    });
+  });
+
+  it('200 with empty arrays for an unknown listing or a store that never priced it', async () => {
+    const empty = { from: [], to: [], price: [], promo: [], kind: [], multibuy_qty: [], multibuy_price: [] };
+    expect((await get('/api/v1/listings/999999/history')).body).toEqual(empty);
+    const other = seed.storeIds.get(WOOLWORTHS_STORES[1]);
+    const r = await get(`/api/v1/listings/${listing('woolworths:281082')}/history?store=${other}`);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual(empty);
+    expect((await get(`/api/v1/listings/${listing('woolworths:281082')}/history?store=424242`)).body).toEqual(empty);
+  });
+
+  it('400 for a negative or malformed store', async () => {
+    for (const q of ['store=-1', 'store=x']) {
+      const r = await get(`/api/v1/listings/1/history?${q}`);
+      expect(r.status).toBe(400);
+      expectError(r.body, 400, '"store"');
+    }
+  });
+});
+
+describe('get_product', () => {
+  it('returns the ProductDetail with offers available and cheapest first', async () => {
+    const r = await get(`/api/v1/products/${seed.productId}`);
+    expect(r.status).toBe(200);
+    const p = r.body as Record<string, any>;
+    expectShape(p, PRODUCT_DETAIL, 'product');
+    p.offers.forEach((o: unknown, i: number) => expectShape(o, OFFER, `offers[${i}]`));
+    expect(p).toMatchObject({ id: seed.productId, retailers: 2, aliases: [], attributes: [], alternatives: [], weighable: false });
+    // full_results.csv: Woolworths 11.90 at 3 stores; PAK'nSAVE 14.49 at 2 of 3.
+    expect(p.offers.map((o: Record<string, unknown>) => [o.retailer, o.price, o.stores, o.stores_total])).toEqual([
+      ['woolworths', 1190, 3, 3],
+      ['paknsave', 1449, 2, 3],
+    ]);
+    expect(p.offers[0]).toMatchObject({
+      retailer_name: 'Woolworths', method: 'name', confidence: 0.9, locked: false, available: true,
+      price_day: STORE_DAY, last_seen: STORE_DAY,
+    });
+  });
+
+  it('builds an empty product (nothing linked)', async () => {
+    const { rows } = await db.pool.query<{ id: number }>(`INSERT INTO product (name) VALUES ('unlinked') RETURNING id`);
+    const p = (await get(`/api/v1/products/${rows[0].id}`)).body as Record<string, any>;
+    expectShape(p, PRODUCT_DETAIL, 'product');
+    expect(p).toMatchObject({ offers: [], retailers: 0, gtins: [] });
+    expect((await get(`/api/v1/products/${rows[0].id}/history`)).body).toEqual({});
+  });
+
+  it('404 for an unknown product, 400 for a malformed id', async () => {
+    const r = await get('/api/v1/products/777777');
+    expect(r.status).toBe(404);
+    expectError(r.body, 404, '777777');
+    expectError((await get('/api/v1/products/nope')).body, 400, '"id"');
+  });
+});
+
+describe('get_product_history', () => {
+  it('returns one History per linked chain', async () => {
+    const r = await get(`/api/v1/products/${seed.productId}/history`);
+    expect(r.status).toBe(200);
+    const h = r.body as Record<string, Record<string, unknown[]>>;
+    expect(Object.keys(h).sort()).toEqual(['paknsave', 'woolworths']);
+    for (const k of Object.keys(h)) expectShape(h[k], HISTORY, k);
+    expect(h.paknsave.price).toEqual([1449]);
+    expect(h.woolworths.price.at(-1)).toBe(1190);
+    expect(h.woolworths.price.length).toBeGreaterThan(1); // national change history of SKU 927566
+    const from = h.woolworths.from as string[];
+    expect(from).toEqual([...from].sort());
+  });
+
+  it('is an empty object for an unknown product', async () => {
+    const r = await get('/api/v1/products/777777/history');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({});
+  });
+});
+
+describe('healthz', () => {
+  it('200 ok as text when the database answers', async () => {
+    const r = await get('/healthz');
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toMatch(/^text\/plain/);
+    expect(r.body).toBe('ok');
+  });
+
+  it('503 when the database is unreachable', async () => {
+    const closed = new pg.Pool({ connectionString: db.url });
+    await closed.end();
+    const down = await createServer({ db: { prisma: db.prisma, pool: closed }, env });
+    try {
+      const r = await down.inject({ url: '/healthz' });
+      expect(r.statusCode).toBe(503);
+      expect(r.headers['cache-control']).toBe('public, max-age=300');
+      expectError(r.json(), 503);
+      expect(r.body).not.toMatch(/\bat .*\.ts:\d+/); // no stack trace
+    } finally {
+      await down.close();
+    }
+  });
+});
+
+describe('HTTP conventions', () => {
+  it('sends Cache-Control on every response, errors included', async () => {
+    for (const url of ['/api/v1/retailers', '/api/v1/listings?limit=0', '/api/v1/listings/999999', '/nowhere', '/healthz']) {
+      expect((await get(url)).headers['cache-control'], url).toBe('public, max-age=300');
+    }
+  });
+
+  it('is open to every origin without credentials', async () => {
+    const r = await get('/api/v1/retailers', { origin: 'https://example.org' });
+    expect(r.headers['access-control-allow-origin']).toBe('*');
+    expect(r.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(r.headers['set-cookie']).toBeUndefined();
+    const pre = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/listings?q=milk',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' },
+    });
+    expect(pre.statusCode).toBe(204);
+    expect(pre.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('answers unknown routes and methods with a 404 Error body', async () => {
+    const r = await get('/api/v1/nothing/here');
+    expect(r.status).toBe(404);
+    expectError(r.body, 404);
+    const post = await app.inject({ method: 'POST', url: '/api/v1/retailers' });
+    expect(post.statusCode).toBe(404);
+    expectError(post.json(), 404);
+  });
+
+  it('serves the same graph at /graphql, with coded errors and GraphiQL', async () => {
+    const r = await app.inject({
+      method: 'POST',
+      url: '/graphql',
+      payload: { query: '{ retailers { slug listings } listing(id: 999999) { id } }' },
+    });
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['cache-control']).toBe('public, max-age=300');
+    const body = r.json();
+    expect(body.data.retailers).toHaveLength(6);
+    expect(body.data.listing).toBeNull();
+    expect(body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const gi = await app.inject({ method: 'GET', url: '/graphql', headers: { accept: 'text/html' } });
+    expect(gi.statusCode).toBe(200);
+    expect(gi.body.toLowerCase()).toContain('graphiql');
+  });
+});
