@@ -40,8 +40,18 @@ export const listingAttributesSchema = z.object({
   ),
 });
 
-/** Attributes of one listing before validation. */
-export type ListingAttributesInput = z.input<typeof listingAttributesSchema>;
+/** Attributes of one listing before validation (see {@link listingAttributesSchema} for the rules). */
+export interface ListingAttributesInput {
+  retailer: string;
+  external_id: string | number;
+  name?: string | null;
+  brand?: string | null;
+  size_text?: string | null;
+  gtin?: string | number | null;
+  category_path?: string[];
+  image?: string | null;
+  retailer_url?: string | null;
+}
 /** Validated attributes of one listing. */
 export type ListingAttributes = z.output<typeof listingAttributesSchema>;
 

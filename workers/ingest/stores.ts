@@ -36,8 +36,19 @@ export const storeInputSchema = z
   })
   .refine((s) => inNewZealand(s.lat, s.lng), { message: 'coordinates are not in New Zealand (lat/lng swapped?)', path: ['lat'] });
 
-/** A store before validation. */
-export type StoreInput = z.input<typeof storeInputSchema>;
+/** A store before validation (see {@link storeInputSchema} for the rules). */
+export interface StoreInput {
+  retailer: string;
+  external_id: string | number;
+  name: string;
+  address?: string | null;
+  region?: string | null;
+  lat: number;
+  lng: number;
+  town: string;
+  area: string;
+  urban: 'major' | 'large' | 'medium' | 'small' | 'rural' | null;
+}
 /** A validated store. */
 export type StoreRow = z.output<typeof storeInputSchema>;
 
