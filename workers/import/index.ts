@@ -1,0 +1,101 @@
+/**
+ * Import of the real public data (../shared/data; see its README.md) into the database, through the
+ * same ingest as every other observation. Steps, in order:
+ *
+ * 1. `stores`        — PAK'nSAVE, New World and Woolworths store lists, placed against the urban cores.
+ * 2. `price-history` — the Woolworths national price-change log (2024-10-14 → 2025-05-03).
+ * 3. `products`      — attributes of the Woolworths product-API sample onto the log's listings.
+ * 4. `samples`       — the store-level price samples (one combined day per chain, 2026-08-03).
+ *
+ * Each step is recorded in `import_run` (name, sha256 of its source files) and skipped when it has
+ * already run on the same bytes, so running the import again changes nothing.
+ */
+import type pg from 'pg';
+import { DataDirError, resolveSources, sha256Files, type SourcePaths } from './sources.js';
+import { importStores, type StoreImportReport } from './stores.js';
+import { importPriceHistory, type PriceHistoryReport } from './price-history.js';
+import { importProductAttributes, type ProductsReport } from './products.js';
+import { importSamples, type SamplesReport } from './samples.js';
+
+export { DataDirError };
+
+/** Options of {@link importRealData}. */
+export interface ImportOptions {
+  /** Show progress bars (default: when stderr is a terminal). */
+  progress?: boolean;
+}
+
+/** One step's outcome: `ran` false when `import_run` already held the same digest (then `result` is null). */
+export interface StepReport<T> {
+  name: string;
+  /** sha256 (hex) of the step's source files. */
+  digest: string;
+  ran: boolean;
+  /** Wall time of the step, milliseconds. */
+  ms: number;
+  result: T | null;
+}
+
+/** What {@link importRealData} did. */
+export interface ImportReport {
+  dataDir: string;
+  /** Wall time of the whole import, milliseconds. */
+  ms: number;
+  stores: StepReport<StoreImportReport>;
+  priceHistory: StepReport<PriceHistoryReport>;
+  products: StepReport<ProductsReport>;
+  samples: StepReport<SamplesReport>;
+}
+
+// Session-level advisory lock key: one import at a time per database.
+const LOCK_KEY = 727_001;
+
+async function step<T>(pool: pg.Pool, name: string, files: readonly string[], run: () => Promise<T>): Promise<StepReport<T>> {
+  const started = Date.now();
+  const digest = sha256Files(files);
+  const done = await pool.query<{ digest: string }>('SELECT digest FROM import_run WHERE name = $1', [name]);
+  if (done.rows[0]?.digest === digest) return { name, digest, ran: false, ms: Date.now() - started, result: null };
+  const result = await run();
+  await pool.query(
+    `INSERT INTO import_run (name, digest, finished_at) VALUES ($1, $2, now())
+     ON CONFLICT (name) DO UPDATE SET digest = EXCLUDED.digest, finished_at = EXCLUDED.finished_at`,
+    [name, digest],
+  );
+  return { name, digest, ran: true, ms: Date.now() - started, result };
+}
+
+/**
+ * Imports the real data in `dataDir` (stores → price log → product attributes → samples), each
+ * step once per source digest. Holds an advisory lock so concurrent imports run one after the other.
+ * @throws DataDirError (before anything is written) when `dataDir` or one of its files is missing;
+ *   ImportError for a malformed source (file and line named); ObservationError, StoreInputError or
+ *   ListingInputError when the data do not fit what is stored.
+ */
+export async function importRealData(pool: pg.Pool, dataDir: string, opts: ImportOptions = {}): Promise<ImportReport> {
+  const started = Date.now();
+  const paths: SourcePaths = resolveSources(dataDir);
+  const lock = await pool.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
+    const stores = await step(pool, 'stores', [paths.urbanCores, paths.paknsaveStores, paths.newworldStores, paths.woolworthsStores], () =>
+      importStores(pool, paths),
+    );
+    const priceHistory = await step(pool, 'price-history', [paths.priceHistory], () =>
+      importPriceHistory(pool, paths.priceHistory, { progress: opts.progress }),
+    );
+    const products = await step(pool, 'products', [paths.products], () => importProductAttributes(pool, paths.products));
+    const samples = await step(pool, 'samples', [paths.fullResults, paths.woolworthsLatest, paths.newworldLatest, paths.paknsaveLatest], () =>
+      importSamples(pool, paths, { progress: opts.progress }),
+    );
+    return { dataDir: dataDir, ms: Date.now() - started, stores, priceHistory, products, samples };
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {});
+    lock.release();
+  }
+}
+
+/** True when the database holds no listings yet (the real data has not been imported). */
+export async function isEmpty(pool: pg.Pool): Promise<boolean> {
+  const r = await pool.query<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM listing) AS empty');
+  return r.rows[0].empty;
+}
