@@ -21,7 +21,7 @@ let seed: Seeded;
 
 const get = async (url: string, headers: Record<string, string> = {}) => {
   const r = await app.inject({ method: 'GET', url, headers });
-  return { status: r.statusCode, headers: r.headers, body: r.headers['content-type']?.startsWith('application/json') ? r.json() : r.body };
+  return { status: r.statusCode, headers: r.headers, body: String(r.headers['content-type'] ?? '').startsWith('application/json') ? r.json() : r.body };
 };
 const listing = (key: string) => {
   const id = seed.listingIds.get(key);

@@ -81,8 +81,29 @@ export const observationSchema = z
 
 /** A validated observation row. */
 export type Observation = z.output<typeof observationSchema>;
-/** An observation before validation, as an importer builds it. */
-export type ObservationInput = z.input<typeof observationSchema>;
+/**
+ * An observation before validation, as an importer builds it (strings where a file would have
+ * them are accepted too). Money in integer NZ cents.
+ */
+export interface ObservationInput {
+  day: string;
+  retailer: string;
+  store?: string | null;
+  external_id: string | number;
+  price: number | string;
+  promo_price?: number | string | null;
+  promo_kind?: number | string | null;
+  multibuy_qty?: number | string | null;
+  multibuy_price?: number | string | null;
+  name?: string | null;
+  brand?: string | null;
+  size_text?: string | null;
+  gtin?: string | number | null;
+  category_path?: string[] | string | null;
+  image?: string | null;
+  retailer_url?: string | null;
+  available?: boolean | string | null;
+}
 
 /** A raw record with the 1-based line of the source it came from. */
 export interface RawRecord {
