@@ -1,0 +1,126 @@
+/**
+ * `npm start` end to end, as on a fresh machine: no DATABASE_URL, so the service starts an embedded
+ * PostgreSQL in a new directory, imports the real data from ../shared/data and serves. Then the
+ * REST answers are checked against the real sources: store counts of the retailers' own lists, and
+ * the Woolworths price-change log reproduced day by day by /listings/{id}/history.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import pg from 'pg';
+import { nzDay } from '../../src/domain/days.js';
+import { dollarsToCents } from '../../src/domain/money.js';
+import { DATA_DIR } from '../helpers/db.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const PORT = 20000 + Math.floor(Math.random() * 20000);
+const PG_PORT = PORT + 1;
+const BASE = `http://127.0.0.1:${PORT}`;
+
+let child: ChildProcess;
+let pgDir: string;
+let startSeconds = 0;
+let output = '';
+
+async function getJson(url: string) {
+  const r = await fetch(`${BASE}${url}`);
+  return { status: r.status, headers: r.headers, body: await r.json() };
+}
+
+beforeAll(async () => {
+  pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'prices-e2e-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', EMBEDDED_PG_DIR: pgDir, EMBEDDED_PG_PORT: String(PG_PORT), DATA_DIR, LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  const t0 = Date.now();
+  child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited ${child.exitCode}:\n${output}`);
+    const ok = await fetch(`${BASE}/healthz`).then((r) => r.status === 200, () => false);
+    if (ok) break;
+    if (Date.now() - t0 > 170_000) throw new Error(`service not up after 170 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  startSeconds = (Date.now() - t0) / 1000;
+  console.log(`npm start on an empty embedded database served after ${startSeconds.toFixed(1)} s`);
+}, 200_000);
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+  fs.rmSync(pgDir, { recursive: true, force: true });
+});
+
+/** The log's changes per SKU as the service must show them: NZ day, last change of a day, equal neighbours merged. */
+function expectedFromLog(): Map<string, { from: string[]; price: number[] }> {
+  const rows = parse(fs.readFileSync(path.join(DATA_DIR, 'neon-ninja--woolies/price_history.csv')), { columns: true }) as {
+    SKU: string; timestamp: string; price: string;
+  }[];
+  rows.sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
+  const perDay = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    const m = perDay.get(r.SKU) ?? new Map<string, number>();
+    m.set(nzDay(Number(r.timestamp)), dollarsToCents(r.price));
+    perDay.set(r.SKU, m);
+  }
+  const out = new Map<string, { from: string[]; price: number[] }>();
+  for (const [sku, m] of perDay) {
+    const h = { from: [] as string[], price: [] as number[] };
+    for (const [day, price] of [...m].sort(([a], [b]) => a.localeCompare(b))) {
+      if (h.price[h.price.length - 1] === price) continue;
+      h.from.push(day);
+      h.price.push(price);
+    }
+    out.set(sku, h);
+  }
+  return out;
+}
+
+describe('npm start on a fresh machine', () => {
+  it('lists the six chains with real listing and store counts', async () => {
+    const { status, headers, body } = await getJson('/api/v1/retailers');
+    expect(status).toBe(200);
+    expect(headers.get('cache-control')).toBe('public, max-age=300');
+    const by = Object.fromEntries(body.map((r: { slug: string }) => [r.slug, r]));
+    expect(Object.keys(by).sort()).toEqual(['freshchoice', 'newworld', 'paknsave', 'supervalue', 'warehouse', 'woolworths']);
+    expect(by.woolworths.stores).toBe(177);
+    expect(by.newworld.stores).toBe(148);
+    expect(by.paknsave.stores).toBe(58);
+    expect(by.warehouse.stores).toBe(0);
+    expect(by.woolworths.listings).toBeGreaterThanOrEqual(19618); // every SKU of the price log
+    expect(by.paknsave.listings).toBeGreaterThan(0);
+    expect(by.newworld.listings).toBeGreaterThan(0);
+    expect(body[0].slug).toBe('woolworths'); // largest catalogue first
+  });
+
+  it('reproduces every logged Woolworths price change on its NZ day, with the SKU as external_id', async () => {
+    const expected = expectedFromLog();
+    // SKUs with the most changes: the hardest to get right.
+    const skus = [...expected].sort((a, b) => b[1].from.length - a[1].from.length).slice(0, 5).map(([s]) => s);
+    const client = new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${PG_PORT}/prices` });
+    await client.connect();
+    try {
+      for (const sku of skus) {
+        const r = await client.query(
+          `SELECT l.id FROM listing l JOIN retailer r ON r.id = l.retailer_id WHERE r.slug = 'woolworths' AND l.external_id = $1`, [sku]);
+        const id = r.rows[0].id as number;
+        const detail = await getJson(`/api/v1/listings/${id}`);
+        expect(detail.body.external_id).toBe(sku);
+        const { body: h } = await getJson(`/api/v1/listings/${id}/history`);
+        const want = expected.get(sku)!;
+        // The log's spans come first; a later store sample may add spans after them.
+        expect(h.from.slice(0, want.from.length)).toEqual(want.from);
+        expect(h.price.slice(0, want.price.length)).toEqual(want.price);
+        for (let i = 0; i + 1 < h.from.length; i++) expect(h.to[i] < h.from[i + 1]).toBe(true);
+      }
+    } finally {
+      await client.end();
+    }
+  });
+});
