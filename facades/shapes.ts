@@ -2,6 +2,7 @@
  * Pure shaping helpers shared by operations: GraphQL result fragments (already aliased to the
  * contract's field names by the persisted documents) → contract JSON. Money in integer NZ cents.
  */
+import type { HistoryColumns } from '../src/domain/spans.js';
 
 /** The `current { ... }` selection of the documents (a CurrentPrice, aliased). */
 export interface CurrentData {
@@ -87,13 +88,5 @@ export function statsOrEmpty(s: DailyStatsData): DailyStatsData | Record<string,
   return s.day.length === 0 ? {} : s;
 }
 
-/** api-spec History (parallel arrays, oldest span first). */
-export interface HistoryData {
-  from: string[];
-  to: string[];
-  price: number[];
-  promo: (number | null)[];
-  kind: (number | null)[];
-  multibuy_qty: (number | null)[];
-  multibuy_price: (number | null)[];
-}
+/** api-spec History (parallel arrays, oldest span first): the domain's History columns. */
+export type HistoryData = HistoryColumns;
