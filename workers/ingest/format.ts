@@ -28,7 +28,7 @@ const emptyToNull = (v: unknown) => (v === '' || v === undefined ? null : v);
 const optText = z.preprocess(emptyToNull, z.string().trim().min(1).max(1000).nullable());
 const optInt = (min: number, max: number) =>
   z.preprocess(emptyToNull, z.coerce.number().int().min(min).max(max).nullable());
-const cents = z.coerce.number().int().min(0).max(100_000_000);
+const cents = z.coerce.number({ error: 'must be integer cents' }).int('must be integer cents').min(0, 'must not be negative').max(100_000_000, 'is too large');
 
 /** One validated observation. Money in integer NZ cents. */
 export const observationSchema = z
