@@ -7,8 +7,11 @@
  * the data file does not carry it.
  *
  * Rule (see {@link placeStore}): a store belongs to the nearest urban core whose centroid lies
- * within the radius of that core's class ({@link RADIUS_KM}); otherwise it is rural, its town is
- * `Rural <region>` and its region is that of the nearest urban core of any class.
+ * within the radius of that core's class ({@link RADIUS_KM}); otherwise it is rural and its town is
+ * `Rural <region>`. A rural store's region is that of the nearest rural service town within
+ * {@link SERVICE_TOWN_RADIUS_KM} ({@link SERVICE_TOWNS}: towns outside the urban cores, with their
+ * regional council written down as a geographic fact), and only failing that the region of the
+ * nearest urban core of any class (an approximation that is wrong near council boundaries).
  */
 
 /** A point in WGS84 decimal degrees. */
@@ -111,6 +114,81 @@ export const CORE_REGIONS: Readonly<Record<number, readonly [name: string, regio
   4022: ['Gore', 'Southland'],
 });
 
+/** A rural service town: a town outside every urban core, with its regional council. */
+export interface ServiceTown extends LatLng {
+  name: string;
+  /** Regional council (unitary authorities included), written as in {@link CORE_REGIONS}. */
+  region: string;
+}
+
+/**
+ * Radius, in kilometres from a rural service town's centre, within which a rural store takes that
+ * town's regional council. A service town's built-up area lies within 2–3 km of its centre and
+ * the real stores of these towns within 2 km; 5 km keeps the rule off the regional boundaries
+ * near some of them (Mangawhai is ≈ 7 km from the Auckland boundary at Te Arai, Te Aroha a few km
+ * from the Bay of Plenty boundary on the Kaimai Range). The towns are ≥ 17 km apart. A service
+ * town is consulted only for a rural store: where its circle overlaps an urban core's radius
+ * (Carterton–Masterton, Pōkeno–Auckland, Amberley–Christchurch, …), the core wins.
+ */
+export const SERVICE_TOWN_RADIUS_KM = 5;
+
+/**
+ * Rural service towns: every town that lies outside all 53 urban cores' radii and has a store in
+ * the real store lists (Woolworths, New World, PAK'nSAVE; ../shared/data). Centre coordinates
+ * (town centre, WGS84, ± 1 km) and regional councils are geographic facts, not taken from the
+ * store data. The nearest-urban-core fallback alone put nine stores of seven of these towns — near a
+ * regional boundary, their nearest core across it — in the wrong council: Taumarunui (Taupō, Waikato),
+ * Waipukurau (Dannevirke, Manawatū-Whanganui), Kaikōura (Blenheim, Marlborough), Waimate (Oamaru,
+ * Otago), Balclutha (Gore, Southland), Mangawhai (Warkworth, Auckland) and Te Aroha (Katikati,
+ * Bay of Plenty). A new rural store in a town not listed here falls back to the nearest core.
+ */
+export const SERVICE_TOWNS: readonly ServiceTown[] = Object.freeze(
+  (
+    [
+      // Northland
+      ['Kaikohe', -35.407, 173.8, 'Northland'],
+      ['Paihia', -35.282, 174.091, 'Northland'],
+      ['Dargaville', -35.94, 173.87, 'Northland'],
+      ['Mangawhai', -36.102, 174.586, 'Northland'],
+      // Waikato
+      ['Te Kauwhata', -37.402, 175.144, 'Waikato'],
+      ['Pōkeno', -37.247, 175.023, 'Waikato'],
+      ['Paeroa', -37.378, 175.67, 'Waikato'],
+      ['Te Aroha', -37.542, 175.712, 'Waikato'],
+      ['Whangamatā', -37.208, 175.87, 'Waikato'],
+      ['Putāruru', -38.05, 175.778, 'Waikato'],
+      ['Ōtorohanga', -38.186, 175.21, 'Waikato'],
+      ['Te Kūiti', -38.335, 175.166, 'Waikato'],
+      ['Tūrangi', -38.99, 175.807, 'Waikato'],
+      // Bay of Plenty
+      ['Ōpōtiki', -38.007, 177.286, 'Bay of Plenty'],
+      // Hawke's Bay
+      ['Wairoa', -39.035, 177.42, "Hawke's Bay"],
+      ['Waipukurau', -39.994, 176.556, "Hawke's Bay"],
+      // Manawatū-Whanganui
+      ['Taumarunui', -38.885, 175.263, 'Manawatū-Whanganui'],
+      ['Ohakune', -39.417, 175.4, 'Manawatū-Whanganui'],
+      ['Taihape', -39.678, 175.8, 'Manawatū-Whanganui'],
+      ['Foxton', -40.473, 175.283, 'Manawatū-Whanganui'],
+      ['Pahiatua', -40.452, 175.841, 'Manawatū-Whanganui'],
+      // Wellington
+      ['Carterton', -41.026, 175.527, 'Wellington'],
+      // West Coast
+      ['Westport', -41.753, 171.599, 'West Coast'],
+      ['Hokitika', -42.719, 170.97, 'West Coast'],
+      // Canterbury
+      ['Kaikōura', -42.402, 173.681, 'Canterbury'],
+      ['Amberley', -43.155, 172.729, 'Canterbury'],
+      ['Temuka', -44.242, 171.279, 'Canterbury'],
+      ['Waimate', -44.735, 171.046, 'Canterbury'],
+      // Otago
+      ['Balclutha', -46.236, 169.741, 'Otago'],
+      // Southland
+      ['Winton', -46.142, 168.325, 'Southland'],
+    ] as const
+  ).map(([name, lat, lng, region]) => Object.freeze({ name, lat, lng, region })),
+);
+
 /** An urban core as read from `urban_cores.csv` (columns source_id, name, type_name, latitude, longitude). */
 export interface UrbanCoreRow {
   id: number;
@@ -171,12 +249,13 @@ export function toUrbanCore(row: UrbanCoreRow): UrbanCore {
 /**
  * Places a store: `town` is the nearest urban core whose centroid lies within its class radius
  * ({@link RADIUS_KM}; haversine distance), `urban` that core's class and `area` its regional
- * council. A store within no radius is rural: `town` is `Rural <region>`, `urban` is 'rural' and
- * `area` is the regional council of the nearest urban core of any class (an approximation near
- * council boundaries: there are no boundary polygons here).
+ * council. A store within no radius is rural: `town` is `Rural <region>` and `urban` is 'rural';
+ * its region is that of the nearest rural service town (`towns`, by default {@link SERVICE_TOWNS})
+ * within {@link SERVICE_TOWN_RADIUS_KM}, and otherwise that of the nearest urban core of any class
+ * (an approximation near council boundaries: there are no boundary polygons here).
  * @throws PlaceError when `cores` is empty or the point is not a finite coordinate.
  */
-export function placeStore(point: LatLng, cores: readonly UrbanCore[]): Place {
+export function placeStore(point: LatLng, cores: readonly UrbanCore[], towns: readonly ServiceTown[] = SERVICE_TOWNS): Place {
   if (!Number.isFinite(point.lat) || !Number.isFinite(point.lng)) throw new PlaceError('store coordinates are not numbers');
   if (cores.length === 0) throw new PlaceError('no urban cores to place stores against');
   let nearest: { core: UrbanCore; d: number } | null = null;
@@ -187,6 +266,11 @@ export function placeStore(point: LatLng, cores: readonly UrbanCore[]): Place {
     if (d <= RADIUS_KM[core.urban] && (!within || d < within.d)) within = { core, d };
   }
   if (within) return { town: within.core.name, area: within.core.region, urban: within.core.urban };
-  const region = (nearest as { core: UrbanCore }).core.region;
+  let town: { town: ServiceTown; d: number } | null = null;
+  for (const t of towns) {
+    const d = haversineKm(point, t);
+    if (d <= SERVICE_TOWN_RADIUS_KM && (!town || d < town.d)) town = { town: t, d };
+  }
+  const region = town ? town.town.region : (nearest as { core: UrbanCore }).core.region;
   return { town: `Rural ${region}`, area: region, urban: 'rural' };
 }

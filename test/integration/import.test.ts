@@ -130,6 +130,22 @@ describe('import of the real data', () => {
     expect(ww).toMatchObject({ name: 'Woolworths Johnsonville', town: 'Wellington', area: 'Wellington', urban: 'major' });
     const queen = stores.find((x) => x.slug === 'woolworths' && x.external_id === '1906035');
     expect(queen).toMatchObject({ name: 'Woolworths Auckland Quay Street', town: 'Auckland', area: 'Auckland', urban: 'major' });
+    // Rural stores whose nearest urban core lies across a regional boundary take their service town's council.
+    const rural: [slug: string, externalId: string, area: string][] = [
+      ['newworld', '517424bd-8840-49e7-8206-58f4da24b1d7', 'Manawatū-Whanganui'], // Taumarunui
+      ['newworld', 'b2f012df-3c55-4bca-98ba-e30c3cd3aa70', "Hawke's Bay"], // Waipukurau
+      ['woolworths', '951715', "Hawke's Bay"], // Waipukurau
+      ['newworld', '8e5b742c-0957-4b97-b9e2-290d75c02046', 'Canterbury'], // Kaikoura
+      ['newworld', '04ba529d-3dee-4f86-adb6-62b0111114d7', 'Canterbury'], // Waimate
+      ['newworld', '80bebcaf-d5a3-4ca6-a999-beab902aef55', 'Otago'], // Balclutha
+      ['woolworths', '3274314', 'Otago'], // Balclutha
+      ['newworld', '6739e54f-ffab-47b9-9fe1-899d91a7ad78', 'Northland'], // Mangawhai
+      ['woolworths', '2373720', 'Waikato'], // Te Aroha
+    ];
+    for (const [slug, id, area] of rural) {
+      const s = stores.find((x) => x.slug === slug && x.external_id === id);
+      expect({ id, town: s?.town, area: s?.area, urban: s?.urban }).toEqual({ id, town: `Rural ${area}`, area, urban: 'rural' });
+    }
   });
 
   it('reproduces the Woolworths price log as national spans on the right NZ days', async () => {
