@@ -65,22 +65,9 @@ interface ProductData {
   alternatives: Alternative[];
 }
 
-/** api-spec ProductDetail. */
-export interface ProductDetail {
-  id: number;
-  name: string;
-  brand: string | null;
+/** api-spec ProductDetail: the document's selection plus the taxonomy fields (null until modelled). */
+export type ProductDetail = Omit<ProductData, 'offers'> & {
   brand_id: number | null;
-  size_text: string | null;
-  pack_count: number | null;
-  qty: number | null;
-  unit: string | null;
-  image: string | null;
-  weighable: boolean;
-  aliases: string[];
-  retailers: number;
-  gtins: number[];
-  attributes: { key: string; label: string; value: string }[];
   generic_id: number | null;
   generic_label: string | null;
   generic_kind: string | null;
@@ -91,8 +78,7 @@ export interface ProductDetail {
   brand_owner: string | null;
   brand_parent: string | null;
   offers: Offer[];
-  alternatives: Alternative[];
-}
+};
 
 /** An offer in the contract's field order, its national price flattened in. */
 function offer({ current, ...o }: OfferData): Offer {

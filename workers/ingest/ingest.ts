@@ -120,7 +120,7 @@ export async function ingest(
     await client.query('CREATE INDEX ON stg (day)');
     await client.query('ANALYZE stg');
 
-    const allDaysBefore = (await client.query<{ day: string }>('SELECT DISTINCT day::text AS day FROM stg ORDER BY 1')).rows.map((r) => r.day);
+    const inputDays = (await client.query<{ day: string }>('SELECT DISTINCT day::text AS day FROM stg ORDER BY 1')).rows.map((r) => r.day);
     // Collections (one per retailer-day) and their digests: identical re-ingest is skipped,
     // a conflicting one rejected.
     await client.query(`CREATE TEMP TABLE stg_coll AS
@@ -159,7 +159,7 @@ export async function ingest(
     bar.stop();
     const t3 = performance.now();
     const seconds = { stage: (t1 - t0) / 1000, check: (t2 - t1) / 1000, merge: (t3 - t2) / 1000 };
-    return { rows: counter.rows, days: allDaysBefore, merged: days, skipped, seconds };
+    return { rows: counter.rows, days: inputDays, merged: days, skipped, seconds };
   } finally {
     await client.query(DROP_TEMP).catch(() => {});
     client.release();
