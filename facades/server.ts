@@ -1,17 +1,21 @@
 /**
  * HTTP assembly: one Fastify 5 server hosting the REST operations under /api/v1 (generated from the
- * registry), /healthz, and /graphql (GraphQL Yoga with GraphiQL). CORS is open to every origin
- * without credentials; every response carries `Cache-Control: public, max-age=300`; unknown routes
- * and unexpected errors answer with the contract's Error body. Facades never query the database
- * themselves: every read goes through the graph.
+ * registry), /healthz, /graphql (facades/graphql.ts), POST /mcp (facades/mcp), and the generated
+ * descriptions /openapi.{json,yaml} and /llms{,-full}.txt (facades/meta). The per-IP budget
+ * (facades/http/ratelimit.ts) covers /api/v1/* and /mcp. CORS is open to every origin without
+ * credentials; every response carries `Cache-Control: public, max-age=300` and no cookies; unknown
+ * routes and unexpected errors answer with the contract's Error body. Facades never query the
+ * database themselves: every read goes through the graph.
  */
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { createYoga } from 'graphql-yoga';
-import { createContext, type ContextSource } from '../src/context.js';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ContextSource } from '../src/context.js';
 import type { Env } from '../src/env.js';
-import { schema } from '../src/graph/index.js';
 import { createExecutor, errorBody } from './execute.js';
+import { registerGraphql } from './graphql.js';
+import { registerRateLimit, type RateLimitOverrides } from './http/ratelimit.js';
+import { registerMcp } from './mcp/index.js';
+import { buildMetaDocuments, registerMeta } from './meta/index.js';
 import { operations } from './operations.js';
 import { registerRestRoutes } from './rest/routes.js';
 
@@ -23,22 +27,31 @@ export interface ServerOptions {
   /** Database handles (a `Database` from src/db/database.ts). */
   db: ContextSource;
   /** Validated configuration from src/env.ts loadEnv(). */
-  env: Readonly<Pick<Env, 'LOG_LEVEL'>>;
+  env: Readonly<Env>;
+  /** Per-IP budget overrides (tests); the contract's figures by default. */
+  rateLimit?: RateLimitOverrides;
+}
+
+/** The base URL used in generated links: PUBLIC_URL, else the listening address. */
+export function baseUrl(env: Readonly<Pick<Env, 'PUBLIC_URL' | 'PORT'>>): string {
+  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
 }
 
 /**
  * Builds the server (routes registered, not listening). Call `listen` on it, or `inject` in tests.
  * @throws when an operation document is missing or invalid against the schema.
  */
-export async function createServer({ db, env }: ServerOptions): Promise<FastifyInstance> {
+export async function createServer({ db, env, rateLimit }: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: env.LOG_LEVEL === 'silent' ? false : { level: env.LOG_LEVEL },
+    trustProxy: env.TRUST_PROXY,
   });
 
   await app.register(cors, { origin: '*', credentials: false });
 
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('cache-control', CACHE_CONTROL);
+    reply.removeHeader('set-cookie');
     return payload;
   });
 
@@ -52,36 +65,14 @@ export async function createServer({ db, env }: ServerOptions): Promise<FastifyI
     reply.code(status).send(errorBody(status, status === 500 ? 'Internal server error' : (err.message ?? 'Bad request')));
   });
 
-  registerRestRoutes(app, createExecutor(db), operations);
+  await registerRateLimit(app, { env, overrides: rateLimit });
 
-  const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }>({
-    schema,
-    graphqlEndpoint: '/graphql',
-    graphiql: true,
-    landingPage: false,
-    cors: false, // @fastify/cors answers for every route
-    context: () => createContext(db),
-    logging: {
-      debug: (...args) => args.forEach((a) => app.log.debug(a)),
-      info: (...args) => args.forEach((a) => app.log.info(a)),
-      warn: (...args) => args.forEach((a) => app.log.warn(a)),
-      error: (...args) => args.forEach((a) => app.log.error(a)),
-    },
-  });
-
-  app.route({
-    url: yoga.graphqlEndpoint,
-    method: ['GET', 'POST'],
-    handler: async (req, reply) => {
-      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
-      response.headers.forEach((value, key) => {
-        reply.header(key, value);
-      });
-      reply.status(response.status);
-      reply.send(response.body);
-      return reply;
-    },
-  });
+  const run = createExecutor(db);
+  const documents = buildMetaDocuments(operations, baseUrl(env));
+  registerRestRoutes(app, run, operations);
+  registerMeta(app, documents);
+  registerGraphql(app, { db, env });
+  await registerMcp(app, { run, operations, documents, env });
 
   return app;
 }

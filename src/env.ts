@@ -23,6 +23,20 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Public base URL used in links (docs, bulk_data). */
   PUBLIC_URL: z.string().url().optional(),
+  /** Redis URL for the shared per-IP budget; when unset the budget is kept in process memory. */
+  REDIS_URL: z.string().url().optional(),
+  /**
+   * Whether to honour X-Forwarded-For: `false` (default; the socket address is the client), `true`
+   * (trust every proxy), or a comma list of trusted proxy addresses/CIDRs (Fastify trustProxy).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v): boolean | string[] => {
+      if (v === 'false' || v === '0') return false;
+      if (v === 'true' || v === '1') return true;
+      return v.split(',').map((x) => x.trim()).filter(Boolean);
+    }),
 });
 
 /** The validated configuration. */
