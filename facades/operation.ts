@@ -27,6 +27,11 @@ export interface Operation<P extends z.ZodType = z.ZodType, D = unknown, R = unk
   params: P;
   /** GraphQL variables for the document from validated parameters. */
   variables(params: z.output<P>): Record<string, unknown>;
+  /**
+   * zod schema of the 200 body (the contract resource); drives the OpenAPI response schema, the MCP
+   * tool's outputSchema and the response validation of the tests.
+   */
+  result?: z.ZodType;
   /** Pure: the GraphQL result data → the contract JSON. */
   shape(data: D, params: z.output<P>): R;
   /** Response media type (default application/json; healthz answers text/plain). */

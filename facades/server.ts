@@ -13,6 +13,7 @@ import type { ContextSource } from '../src/context.js';
 import type { Env } from '../src/env.js';
 import { createExecutor, errorBody } from './execute.js';
 import { registerGraphql } from './graphql.js';
+import { registerCaching } from './http/caching.js';
 import { registerRateLimit, type RateLimitOverrides } from './http/ratelimit.js';
 import { registerMcp } from './mcp/index.js';
 import { buildMetaDocuments, registerMeta } from './meta/index.js';
@@ -66,6 +67,7 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   });
 
   await registerRateLimit(app, { env, overrides: rateLimit });
+  await registerCaching(app);
 
   const run = createExecutor(db);
   const documents = buildMetaDocuments(operations, baseUrl(env));
