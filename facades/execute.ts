@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { createContext, type ContextSource } from '../src/context.js';
 import { statusForCode } from '../src/errors.js';
 import { schema as defaultSchema } from '../src/graph/index.js';
-import type { AnyOperation } from './operation.js';
+import { paramInfo, type AnyOperation } from './operation.js';
 import { documentText, operations as registry } from './operations.js';
 
 /** The contract's Error body. */
@@ -44,11 +44,20 @@ function failure(status: number, message: string, cause?: unknown): Outcome {
   return { status, contentType: JSON_TYPE, body: errorBody(status, message), cause };
 }
 
-/** "limit: Too big: ..." for every issue, naming each parameter. */
+/** `Invalid parameter "limit": must be at most 100` for every issue, naming each parameter. */
 function paramMessage(error: z.ZodError): string {
   return error.issues
-    .map((i) => (i.path.length ? `Invalid parameter "${i.path.join('.')}": ${i.message}` : `Invalid parameters: ${i.message}`))
+    .map((i) => (i.path.length ? `Invalid parameter "${String(i.path[0])}": ${i.message}` : `Invalid parameters: ${i.message}`))
     .join('; ');
+}
+
+/**
+ * The message for parameters given more than once that take one value (`?limit=1&limit=2`), or
+ * null. Repeatable parameters (array schemas, e.g. browse_retailer `c`) may repeat.
+ */
+function repeatedMessage(input: Record<string, unknown>, single: ReadonlySet<string>): string | null {
+  const repeated = Object.keys(input).filter((k) => single.has(k) && Array.isArray(input[k]));
+  return repeated.length ? repeated.map((k) => `Invalid parameter "${k}": must be given once`).join('; ') : null;
 }
 
 function outcomeOfErrors(errors: readonly GraphQLError[]): Outcome {
@@ -89,10 +98,14 @@ export function createExecutor(
   opts: { schema?: GraphQLSchema; operations?: readonly AnyOperation[] } = {},
 ): Executor {
   const schema = opts.schema ?? defaultSchema;
-  const docs = prepareDocuments(opts.operations ?? registry, schema);
+  const ops = opts.operations ?? registry;
+  const docs = prepareDocuments(ops, schema);
+  const singleValued = new Map(ops.map((op) => [op.name, new Set(paramInfo(op).filter((p) => !p.repeatable).map((p) => p.name))]));
   return async (op, input) => {
     const document = docs.get(op.name);
     if (!document) return failure(500, 'Internal server error', new Error(`unregistered operation ${op.name}`));
+    const repeated = repeatedMessage(input, singleValued.get(op.name) ?? new Set());
+    if (repeated) return failure(400, repeated);
     const parsed = op.params.safeParse(input);
     if (!parsed.success) return failure(400, paramMessage(parsed.error));
     try {

@@ -20,6 +20,8 @@ export interface Operation<P extends z.ZodType = z.ZodType, D = unknown, R = unk
   name: string;
   /** One line for documentation and tool listings. */
   summary: string;
+  /** Further rules for documentation (Markdown): ordering, empty results, edge cases. */
+  description?: string;
   method: 'GET';
   /** Absolute path, parameters in braces as in the contract: `/api/v1/listings/{id}`. */
   path: string;
@@ -31,12 +33,18 @@ export interface Operation<P extends z.ZodType = z.ZodType, D = unknown, R = unk
    * zod schema of the 200 body (the contract resource); drives the OpenAPI response schema, the MCP
    * tool's outputSchema and the response validation of the tests.
    */
-  result?: z.ZodType;
+  result: z.ZodType;
+  /**
+   * Error statuses the operation itself can answer besides 400 for bad parameters (e.g. 404 for
+   * an unknown id). 400 is documented for every operation with parameters, 429 for every budgeted
+   * path, by the generators.
+   */
+  errors?: readonly (404 | 503)[];
   /** Pure: the GraphQL result data → the contract JSON. */
   shape(data: D, params: z.output<P>): R;
   /** Response media type (default application/json; healthz answers text/plain). */
   contentType?: 'application/json' | 'text/plain; charset=utf-8';
-  /** Not exposed as a tool nor listed in the API description (meta routes such as healthz). */
+  /** A meta route (healthz): documented, but not exposed as an MCP tool. */
   internal?: boolean;
 }
 
@@ -51,20 +59,89 @@ export function defineOperation<P extends z.ZodType, D, R>(op: Operation<P, D, R
 
 const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
-/** Optional text parameter of at most `max` characters; an empty value counts as absent. */
-export function optionalText(max: number) {
-  return z.preprocess(blankToUndefined, z.string().max(max, `must be at most ${max} characters`).optional());
+/** A decimal integer string (optional sign); anything else is left for the schema to reject. */
+const INTEGER_TEXT = /^[+-]?\d+$/;
+
+/** Query/path text → number when it is a decimal integer; '' → absent; other values unchanged. */
+function toInteger(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const t = v.trim();
+  if (t === '') return undefined;
+  return INTEGER_TEXT.test(t) ? Number(t) : v;
 }
 
-/** Integer parameter from a string, within [min, max], with a default when absent or empty. */
-export function intWithDefault(min: number, max: number, fallback: number) {
-  return z.preprocess(blankToUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
+/** An integer in [min, max] whose every failure says so in words ("must be an integer", bounds). */
+function boundedInt(min: number, max: number) {
+  return z
+    .int({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') })
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
+}
+
+/** Optional text parameter of at most `max` characters; an empty value counts as absent. */
+export function optionalText(max: number, description?: string) {
+  const schema = z.preprocess(
+    blankToUndefined,
+    z.string({ error: 'must be text' }).max(max, `must be at most ${max} characters`).optional(),
+  );
+  return description ? schema.describe(description) : schema;
+}
+
+/**
+ * Integer parameter (decimal text, or a number from MCP) within [min, max], with a default when
+ * absent or empty. "1.5", "1e3" or "12abc" → "must be an integer".
+ */
+export function intWithDefault(min: number, max: number, fallback: number, description?: string) {
+  const schema = z.preprocess(toInteger, boundedInt(min, max).default(fallback));
+  return description ? schema.describe(description) : schema;
 }
 
 /** Required integer id from the path (1 to {@link MAX_ID}). */
-export const idParam = z.coerce.number().int().min(1).max(MAX_ID);
+export const idParam = z.preprocess(toInteger, boundedInt(1, MAX_ID));
 
 /** A lowercase enum parameter (input compared case-insensitively); absent or empty means none. */
-export function optionalEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.preprocess((v) => (typeof v === 'string' ? blankToUndefined(v.toLowerCase()) : v), z.enum(values).optional());
+export function optionalEnum<const T extends readonly [string, ...string[]]>(values: T, description?: string) {
+  const schema = z.preprocess(
+    (v) => (typeof v === 'string' ? blankToUndefined(v.toLowerCase()) : v),
+    z.enum(values, { error: `must be one of ${values.join(', ')}` }).optional(),
+  );
+  return description ? schema.describe(description) : schema;
+}
+
+/** One parameter of an operation as the generators see it (api-spec endpoint tables). */
+export interface ParamInfo {
+  name: string;
+  /** `path` when the operation's path names it in braces, else `query`. */
+  in: 'path' | 'query';
+  required: boolean;
+  /** JSON Schema (2020-12) of the accepted input: type, bounds, default, enum, maxLength. */
+  schema: Record<string, unknown>;
+  /** Whether the parameter may be repeated (an array schema, e.g. browse_retailer `c`). */
+  repeatable: boolean;
+  description?: string;
+}
+
+/**
+ * The parameters of `op`, in declaration order, from the JSON Schema of its input.
+ * @throws Error when `op.params` is not an object schema.
+ */
+export function paramInfo(op: AnyOperation): ParamInfo[] {
+  const json = z.toJSONSchema(op.params, { io: 'input', unrepresentable: 'any' }) as {
+    type?: string;
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  if (json.type !== 'object') throw new Error(`${op.name}: params must be an object schema`);
+  const pathNames = new Set([...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+  return Object.entries(json.properties ?? {}).map(([name, schema]) => {
+    const { description, ...rest } = schema as { description?: string; type?: unknown };
+    return {
+      name,
+      in: pathNames.has(name) ? 'path' : 'query',
+      required: pathNames.has(name) || (json.required ?? []).includes(name),
+      schema: rest,
+      repeatable: rest.type === 'array',
+      ...(typeof description === 'string' ? { description } : {}),
+    } satisfies ParamInfo;
+  });
 }

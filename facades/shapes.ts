@@ -2,7 +2,7 @@
  * Pure shaping helpers shared by operations: GraphQL result fragments (already aliased to the
  * contract's field names by the persisted documents) → contract JSON. Money in integer NZ cents.
  */
-import type { HistoryColumns } from '../src/domain/spans.js';
+import type { DailyStats, ListingCard } from './resources.js';
 
 /** The `current { ... }` selection of the documents (a CurrentPrice, aliased). */
 export interface CurrentData {
@@ -47,18 +47,6 @@ export interface ListingCardData {
   product_id: number | null;
 }
 
-/** api-spec ListingCard. */
-export interface ListingCard extends PriceFields {
-  id: number;
-  retailer: string;
-  name: string;
-  brand: string | null;
-  size_text: string | null;
-  image: string | null;
-  available: boolean;
-  product_id: number | null;
-}
-
 /** A listing card in the contract's field order. */
 export function listingCard(d: ListingCardData): ListingCard {
   return {
@@ -74,19 +62,7 @@ export function listingCard(d: ListingCardData): ListingCard {
   };
 }
 
-/** api-spec DailyStats as parallel arrays. */
-export interface DailyStatsData {
-  day: string[];
-  min: number[];
-  med: number[];
-  max: number[];
-  n: number[];
-}
-
 /** DailyStats, or an empty object when there are no days (api-spec: "an empty object when none"). */
-export function statsOrEmpty(s: DailyStatsData): DailyStatsData | Record<string, never> {
+export function statsOrEmpty(s: DailyStats): DailyStats | Record<string, never> {
   return s.day.length === 0 ? {} : s;
 }
-
-/** api-spec History (parallel arrays, oldest span first): the domain's History columns. */
-export type HistoryData = HistoryColumns;

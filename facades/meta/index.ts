@@ -1,10 +1,13 @@
 /**
  * Meta routes and the generated descriptions (api-spec "Meta"): /openapi.json, /openapi.yaml,
- * /llms.txt and /llms-full.txt, all generated from the operation registry alone.
- * STUB: filled in by issue 3.
+ * /llms.txt and /llms-full.txt, all generated once per server from the operation registry alone,
+ * so adding an operation adds it to every description with no other edit.
  */
 import type { FastifyInstance } from 'fastify';
+import { stringify } from 'yaml';
 import type { AnyOperation } from '../operation.js';
+import { buildLlmsFullTxt, buildLlmsTxt } from './llms.js';
+import { buildOpenApi } from './openapi.js';
 
 /** The generated descriptions, built once per server from the registry. */
 export interface MetaDocuments {
@@ -18,21 +21,35 @@ export interface MetaDocuments {
   llmsTxt: string;
   /** Complete Markdown reference (llms-full.txt). */
   llmsFullTxt: string;
-  /** The nightly export manifest (api-spec ExportManifest), or null when no export has run. */
+  /**
+   * The nightly export manifest (api-spec ExportManifest), or null when no export has run. Exports
+   * arrive with the export worker; until then this is always null.
+   */
   exportManifest(): Promise<Record<string, unknown> | null>;
 }
 
-/** Builds every description from `ops`. */
-export function buildMetaDocuments(_ops: readonly AnyOperation[], _baseUrl: string): MetaDocuments {
+/**
+ * Builds every description from `ops`; links use `baseUrl` (no trailing slash).
+ * @throws Error when the registry is inconsistent (see buildOpenApi).
+ */
+export function buildMetaDocuments(ops: readonly AnyOperation[], baseUrl: string): MetaDocuments {
+  const openapi = buildOpenApi(ops, baseUrl);
   return {
-    openapi: {},
-    openapiJson: '{}',
-    openapiYaml: '{}\n',
-    llmsTxt: '',
-    llmsFullTxt: '',
+    openapi,
+    openapiJson: JSON.stringify(openapi),
+    openapiYaml: stringify(openapi, { aliasDuplicateObjects: false, lineWidth: 0 }),
+    llmsTxt: buildLlmsTxt(ops, baseUrl),
+    llmsFullTxt: buildLlmsFullTxt(ops, baseUrl, openapi),
     exportManifest: async () => null,
   };
 }
 
-/** Registers the meta routes serving `docs`. */
-export function registerMeta(_app: FastifyInstance, _docs: MetaDocuments): void {}
+/** Registers GET /openapi.json, /openapi.yaml, /llms.txt and /llms-full.txt serving `docs`. */
+export function registerMeta(app: FastifyInstance, docs: MetaDocuments): void {
+  const serve = (url: string, type: string, body: string) =>
+    app.get(url, async (_req, reply) => reply.type(type).send(body));
+  serve('/openapi.json', 'application/json; charset=utf-8', docs.openapiJson);
+  serve('/openapi.yaml', 'application/yaml; charset=utf-8', docs.openapiYaml);
+  serve('/llms.txt', 'text/markdown; charset=utf-8', docs.llmsTxt);
+  serve('/llms-full.txt', 'text/markdown; charset=utf-8', docs.llmsFullTxt);
+}

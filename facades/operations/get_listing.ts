@@ -1,22 +1,8 @@
 /** get_listing: GET /api/v1/listings/{id} → ListingDetail (404 when unknown). */
 import { z } from 'zod';
 import { defineOperation, idParam } from '../operation.js';
-import { statsOrEmpty, type CurrentData, type DailyStatsData } from '../shapes.js';
-
-/** api-spec ListingStorePrice. */
-export interface ListingStorePrice {
-  store_id: number;
-  store: string;
-  region: string | null;
-  lat: number | null;
-  lng: number | null;
-  day: string;
-  price: number;
-  promo_price: number | null;
-  promo_kind: number | null;
-  multibuy_qty: number | null;
-  multibuy_price: number | null;
-}
+import { ListingDetail, type DailyStats, type ListingStorePrice } from '../resources.js';
+import { statsOrEmpty, type CurrentData } from '../shapes.js';
 
 /** The document's `listing` selection. */
 export interface ListingData {
@@ -39,12 +25,9 @@ export interface ListingData {
   stores_total: number;
   current: CurrentData | null;
   stores: ListingStorePrice[];
-  stats: DailyStatsData;
+  stats: DailyStats;
   retailer_url: string | null;
 }
-
-/** api-spec ListingDetail (`stats` is `{}` when there are no days). */
-export type ListingDetail = Omit<ListingData, 'stats'> & { stats: DailyStatsData | Record<string, never> };
 
 /** The operation entry. */
 export default defineOperation({
@@ -52,8 +35,10 @@ export default defineOperation({
   summary: "One chain's listing with its current national price, every store's price today and a year of daily store spread.",
   method: 'GET',
   path: '/api/v1/listings/{id}',
-  params: z.object({ id: idParam }),
+  params: z.object({ id: idParam.describe('Listing id.') }),
   variables: (p) => ({ id: p.id }),
+  result: ListingDetail,
+  errors: [404],
   shape: ({ listing }: { listing: ListingData }): ListingDetail => ({
     id: listing.id,
     retailer: listing.retailer,
@@ -63,7 +48,7 @@ export default defineOperation({
     brand: listing.brand,
     size_text: listing.size_text,
     qty: listing.qty,
-    unit: listing.unit,
+    unit: listing.unit as ListingDetail['unit'],
     gtin: listing.gtin,
     category_path: listing.category_path,
     first_seen: listing.first_seen,

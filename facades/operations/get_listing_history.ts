@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { defineOperation, idParam, intWithDefault, MAX_ID } from '../operation.js';
-import type { HistoryData } from '../shapes.js';
+import { History } from '../resources.js';
 
 /** The operation entry. */
 export default defineOperation({
@@ -12,7 +12,11 @@ export default defineOperation({
   summary: "A listing's price spans, oldest first: national (store 0) or at one store.",
   method: 'GET',
   path: '/api/v1/listings/{id}/history',
-  params: z.object({ id: idParam, store: intWithDefault(0, MAX_ID, 0) }),
+  params: z.object({
+    id: idParam.describe('Listing id.'),
+    store: intWithDefault(0, MAX_ID, 0, "Store id; 0 is the national series (median across the chain's stores)."),
+  }),
   variables: (p) => ({ id: p.id, store: p.store }),
-  shape: (data: { listingHistory: HistoryData }): HistoryData => data.listingHistory,
+  result: History,
+  shape: (data: { listingHistory: History }): History => data.listingHistory,
 });

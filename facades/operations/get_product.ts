@@ -1,7 +1,8 @@
 /** get_product: GET /api/v1/products/{id} → ProductDetail (404 when unknown). */
 import { z } from 'zod';
 import { defineOperation, idParam } from '../operation.js';
-import { priceFields, type CurrentData, type PriceFields } from '../shapes.js';
+import { ProductDetail, type Alternative, type Offer } from '../resources.js';
+import { priceFields, type CurrentData } from '../shapes.js';
 
 /** The document's offer selection. */
 interface OfferData {
@@ -30,22 +31,6 @@ interface OfferData {
   package_type: string | null;
 }
 
-/** api-spec Offer. */
-export type Offer = Omit<OfferData, 'current'> & PriceFields & { price_day: string | null };
-
-/** api-spec Alternative. */
-export interface Alternative {
-  id: number;
-  name: string;
-  brand: string | null;
-  size_text: string | null;
-  image: string | null;
-  price: number | null;
-  retailer: string | null;
-  retailers: number;
-  own_brand: boolean;
-}
-
 /** The document's `product` selection. */
 interface ProductData {
   id: number;
@@ -64,21 +49,6 @@ interface ProductData {
   offers: OfferData[];
   alternatives: Alternative[];
 }
-
-/** api-spec ProductDetail: the document's selection plus the taxonomy fields (null until modelled). */
-export type ProductDetail = Omit<ProductData, 'offers'> & {
-  brand_id: number | null;
-  generic_id: number | null;
-  generic_label: string | null;
-  generic_kind: string | null;
-  generic_kind_label: string | null;
-  shelf_slug: string | null;
-  shelf_label: string | null;
-  compare_unit: string | null;
-  brand_owner: string | null;
-  brand_parent: string | null;
-  offers: Offer[];
-};
 
 /** An offer in the contract's field order, its national price flattened in. */
 function offer({ current, ...o }: OfferData): Offer {
@@ -116,8 +86,10 @@ export default defineOperation({
   summary: 'One product linked across chains: its offers (available and cheapest first) and alternatives.',
   method: 'GET',
   path: '/api/v1/products/{id}',
-  params: z.object({ id: idParam }),
+  params: z.object({ id: idParam.describe('Product id.') }),
   variables: (p) => ({ id: p.id }),
+  result: ProductDetail,
+  errors: [404],
   shape: ({ product: p }: { product: ProductData }): ProductDetail => ({
     id: p.id,
     name: p.name,

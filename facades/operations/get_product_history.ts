@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { defineOperation, idParam } from '../operation.js';
-import type { HistoryData } from '../shapes.js';
+import { History, HistoryByRetailer } from '../resources.js';
 
 /** The operation entry. */
 export default defineOperation({
@@ -12,8 +12,9 @@ export default defineOperation({
   summary: "Every national price span of a product's linked listings, one History per chain.",
   method: 'GET',
   path: '/api/v1/products/{id}/history',
-  params: z.object({ id: idParam }),
+  params: z.object({ id: idParam.describe('Product id.') }),
   variables: (p) => ({ id: p.id }),
-  shape: (data: { productHistory: { retailer: string; history: HistoryData }[] }): Record<string, HistoryData> =>
+  result: HistoryByRetailer,
+  shape: (data: { productHistory: { retailer: string; history: History }[] }): HistoryByRetailer =>
     Object.fromEntries(data.productHistory.map((r) => [r.retailer, r.history])),
 });

@@ -10,6 +10,7 @@ export default defineOperation({
   path: '/healthz',
   params: z.object({}),
   variables: () => ({}),
+  result: z.literal('ok'),
   shape: (_data: { health: boolean }): string => 'ok',
   contentType: 'text/plain; charset=utf-8',
   internal: true,

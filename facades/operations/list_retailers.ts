@@ -1,18 +1,7 @@
 /** list_retailers: GET /api/v1/retailers → Retailer[] (largest catalogue first). */
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
-
-/** api-spec Retailer. */
-export interface Retailer {
-  slug: string;
-  name: string;
-  /** Catalogue size. */
-  listings: number;
-  /** Active stores in the price panel. */
-  stores: number;
-  /** When the catalogue was last collected (RFC 3339, UTC), or null. */
-  last_run: string | null;
-}
+import { Retailer } from '../resources.js';
 
 /** The operation entry. */
 export default defineOperation({
@@ -22,5 +11,6 @@ export default defineOperation({
   path: '/api/v1/retailers',
   params: z.object({}),
   variables: () => ({}),
+  result: z.array(Retailer),
   shape: (data: { retailers: Retailer[] }): Retailer[] => data.retailers,
 });

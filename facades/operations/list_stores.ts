@@ -2,31 +2,14 @@
 import { z } from 'zod';
 import { URBAN_CLASSES } from '../../src/services/stores.js';
 import { defineOperation, optionalEnum, optionalText } from '../operation.js';
+import { Store } from '../resources.js';
 
-/** api-spec Store. */
-export interface Store {
-  id: number;
-  retailer: string;
-  name: string;
-  region: string | null;
-  lat: number;
-  lng: number;
-  level: number | null;
-  n_items: number;
-  club: number;
-  sale: number;
-  multibuy: number;
-  day: string | null;
-  town: string;
-  area: string;
-  urban: string | null;
-}
 
 const params = z.object({
-  retailer: optionalText(100),
-  town: optionalText(200),
-  area: optionalText(200),
-  urban: optionalEnum(URBAN_CLASSES),
+  retailer: optionalText(100, 'Retailer slug (see list_retailers).'),
+  town: optionalText(200, 'Town name as returned in `town`, case-insensitive.'),
+  area: optionalText(200, 'Region (regional council) as returned in `area`, case-insensitive.'),
+  urban: optionalEnum(URBAN_CLASSES, 'Urban class.'),
 });
 
 /** The operation entry. */
@@ -37,5 +20,6 @@ export default defineOperation({
   path: '/api/v1/stores',
   params,
   variables: (p) => ({ retailer: p.retailer ?? null, town: p.town ?? null, area: p.area ?? null, urban: p.urban ?? null }),
+  result: z.array(Store),
   shape: (data: { stores: Store[] }): Store[] => data.stores,
 });

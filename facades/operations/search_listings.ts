@@ -2,12 +2,13 @@
 import { z } from 'zod';
 import { LISTING_LIMIT, MAX_QUERY_LENGTH } from '../../src/services/search.js';
 import { defineOperation, intWithDefault, optionalText } from '../operation.js';
-import { listingCard, type ListingCard, type ListingCardData } from '../shapes.js';
+import { ListingCard } from '../resources.js';
+import { listingCard, type ListingCardData } from '../shapes.js';
 
 const params = z.object({
-  q: optionalText(MAX_QUERY_LENGTH),
-  retailer: optionalText(100),
-  limit: intWithDefault(LISTING_LIMIT.min, LISTING_LIMIT.max, LISTING_LIMIT.default),
+  q: optionalText(MAX_QUERY_LENGTH, 'Product, brand, category or barcode digits; without q, recently seen listings.'),
+  retailer: optionalText(100, "Retailer slug (see list_retailers); only that chain's listings. An unknown slug gives 400."),
+  limit: intWithDefault(LISTING_LIMIT.min, LISTING_LIMIT.max, LISTING_LIMIT.default, 'How many listings to return.'),
 });
 
 /** The operation entry. */
@@ -18,5 +19,6 @@ export default defineOperation({
   path: '/api/v1/listings',
   params,
   variables: (p) => ({ q: p.q ?? null, retailer: p.retailer ?? null, limit: p.limit }),
+  result: z.array(ListingCard),
   shape: (data: { searchListings: ListingCardData[] }): ListingCard[] => data.searchListings.map(listingCard),
 });

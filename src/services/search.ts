@@ -33,7 +33,7 @@ export interface ListingSearch {
  */
 export async function retailerIdBySlug(pool: pg.Pool, slug: string): Promise<number> {
   const { rows } = await pool.query<{ id: number }>('SELECT id FROM retailer WHERE slug = $1', [slug]);
-  if (!rows[0]) throw new BadRequest(`Unknown retailer "${slug}"`);
+  if (!rows[0]) throw new BadRequest(`Invalid parameter "retailer": unknown retailer slug "${slug}" (see /api/v1/retailers)`);
   return rows[0].id;
 }
 

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../facades/server.js';
 import { loadEnv } from '../../src/env.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { createResponseValidator, type ResponseValidator } from '../helpers/openapi.js';
+import { operations } from '../../facades/operations.js';
 import { seedRealPrices, STORE_DAY, WOOLWORTHS_STORES, type Seeded } from '../helpers/prices.js';
 import {
   CURRENT_PRICE, DAILY_STATS, HISTORY, LISTING_CARD, LISTING_DETAIL, LISTING_STORE_PRICE, OFFER, PRODUCT_DETAIL,
@@ -19,9 +21,20 @@ let db: TestDatabase;
 let app: FastifyInstance;
 let seed: Seeded;
 
+let responses: ResponseValidator;
+
+/** GET through the server; every response of a documented path is validated against /openapi.json. */
 const get = async (url: string, headers: Record<string, string> = {}) => {
   const r = await app.inject({ method: 'GET', url, headers });
-  return { status: r.statusCode, headers: r.headers, body: String(r.headers['content-type'] ?? '').startsWith('application/json') ? r.json() : r.body };
+  const body = String(r.headers['content-type'] ?? '').startsWith('application/json') ? r.json() : r.body;
+  let problems: string[] = [];
+  try {
+    problems = responses.errors('GET', url, r.statusCode, body);
+  } catch (e) {
+    if (!/no documented path/.test((e as Error).message)) throw e;
+  }
+  expect(problems, `GET ${url} → ${r.statusCode} against the OpenAPI document`).toEqual([]);
+  return { status: r.statusCode, headers: r.headers, body };
 };
 const listing = (key: string) => {
   const id = seed.listingIds.get(key);
@@ -34,6 +47,7 @@ beforeAll(async () => {
   db = await createTestDatabase('operations');
   seed = await seedRealPrices(db.pool);
   app = await createServer({ db, env });
+  responses = createResponseValidator((await app.inject({ url: '/openapi.json' })).json());
 });
 
 afterAll(async () => {
@@ -415,5 +429,13 @@ describe('HTTP conventions', () => {
     const gi = await app.inject({ method: 'GET', url: '/graphql', headers: { accept: 'text/html' } });
     expect(gi.statusCode).toBe(200);
     expect(gi.body.toLowerCase()).toContain('graphiql');
+  });
+});
+
+describe('OpenAPI conformance', () => {
+  it('validated a 200 of every operation in the registry against the document (tests above)', () => {
+    for (const op of operations) {
+      expect(responses.seen.get(`${op.method} ${op.path}`), `${op.name} was never validated`).toContain(200);
+    }
   });
 });

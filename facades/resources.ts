@@ -1,0 +1,306 @@
+/**
+ * The contract's resources (api-spec "Resources and their fields") as zod schemas, declared once.
+ * They are the 200 bodies of the registry's operations (`Operation.result`), and from them come the
+ * OpenAPI component schemas, the MCP tools' output schemas, the field tables of llms-full.txt and
+ * the response validation of the tests. Each named resource carries `id` metadata, so generated
+ * documents reference it as `#/components/schemas/<id>`. Money is integer NZ cents throughout.
+ */
+import { z } from 'zod';
+
+/** Names a schema for the generated documents (its `id` becomes the component name). */
+function named<T extends z.ZodType>(id: string, description: string, schema: T): T {
+  return schema.meta({ id, description });
+}
+
+/** Integer New Zealand cents. */
+export const Cents = named('Cents', 'Integer New Zealand cents.', z.int());
+
+/** A New Zealand calendar day, `YYYY-MM-DD`. */
+export const Day = named('Day', 'New Zealand calendar day, YYYY-MM-DD.', z.iso.date());
+
+/** UTC timestamp, RFC 3339. */
+export const Timestamp = named('Timestamp', 'UTC timestamp, RFC 3339.', z.iso.datetime());
+
+/** api-spec PromoKind: 1 special (everyone), 2 member/club price, 3 multibuy, 4 clearance. */
+export const PromoKind = named(
+  'PromoKind',
+  'Who gets the promotion: 1 special (everyone), 2 member/club price (loyalty card), 3 multibuy (multibuy_qty units for multibuy_price in total), 4 clearance.',
+  z.int().min(1).max(4),
+);
+
+/** api-spec ImagePath: a path on the service host to a 720 px AVIF (`_t` before `.avif` gives 200 px). */
+export const ImagePath = named(
+  'ImagePath',
+  'Path on the service host to a 720 px AVIF; inserting _t before .avif gives the 200 px thumbnail.',
+  z.string(),
+);
+
+/** api-spec unit enumeration. */
+export const Unit = named('Unit', 'Unit of qty: g, ml, each or m.', z.enum(['g', 'ml', 'each', 'm']));
+
+/** api-spec Error. */
+export const ErrorBody = named(
+  'Error',
+  'Error body of every error response with a schema.',
+  z.object({
+    error: z.object({
+      status: z.int().describe('HTTP status'),
+      message: z.string().describe('Short text naming the parameter or thing at fault'),
+      bulk_data: z.url().optional().describe('On 429: the export manifest to use instead of crawling'),
+      docs: z.url().optional().describe('Where the documentation lives'),
+    }),
+  }),
+);
+
+/** The five promotion fields, each nullable. */
+const promoFields = {
+  promo_price: Cents.nullable().describe('Single-unit promotional price, cents'),
+  promo_kind: PromoKind.nullable(),
+  multibuy_qty: z.int().nullable().describe('Units required for multibuy_price'),
+  multibuy_price: Cents.nullable().describe('Total for multibuy_qty units, cents'),
+};
+
+/** api-spec ListingCard. */
+export const ListingCard = named(
+  'ListingCard',
+  "A listing (one chain's product) on any card, with its current national price.",
+  z.object({
+    id: z.int().describe('Listing id'),
+    retailer: z.string().describe('Retailer slug'),
+    name: z.string(),
+    brand: z.string().nullable(),
+    size_text: z.string().nullable().describe('Size as printed'),
+    price: Cents.nullable().describe('National shelf price, cents (median across reporting stores)'),
+    ...promoFields,
+    image: ImagePath.nullable(),
+    available: z.boolean().describe("Still on the retailer's site at last collection"),
+    product_id: z.int().nullable().describe('Cross-chain product once linked'),
+  }),
+);
+
+/** api-spec Retailer. */
+export const Retailer = named(
+  'Retailer',
+  'A supermarket chain.',
+  z.object({
+    slug: z.string().describe('Lowercase key used in every retailer parameter'),
+    name: z.string(),
+    listings: z.int().describe('Catalogue size'),
+    stores: z.int().describe('Active stores in the price panel'),
+    last_run: Timestamp.nullable().describe('When the catalogue was last collected'),
+  }),
+);
+
+/** api-spec Store. */
+export const Store = named(
+  'Store',
+  'A store in the price panel, with its place and basket price level.',
+  z.object({
+    id: z.int(),
+    retailer: z.string().describe('Retailer slug'),
+    name: z.string(),
+    region: z.string().nullable().describe("Retailer's own region code"),
+    lat: z.number(),
+    lng: z.number(),
+    level: z.number().nullable().describe("Basket price level vs the chain's national median (1.03 = 3 % dearer); null when too few items are priced"),
+    n_items: z.int().describe('Basket items the level is computed from'),
+    club: z.int().describe('Club-price promotions this week'),
+    sale: z.int().describe('Specials this week'),
+    multibuy: z.int().describe('Multibuys this week'),
+    day: Day.nullable().describe('Latest day with prices'),
+    town: z.string().describe('Nearest urban area, or "Rural <region>"'),
+    area: z.string().describe('Region (regional council)'),
+    urban: z.string().nullable().describe('Urban class: major, large, medium, small or rural'),
+  }),
+);
+
+/** api-spec CurrentPrice. */
+export const CurrentPrice = named(
+  'CurrentPrice',
+  'The latest national span of a listing.',
+  z.object({ day: Day, price: Cents, ...promoFields }),
+);
+
+/** api-spec ListingStorePrice. */
+export const ListingStorePrice = named(
+  'ListingStorePrice',
+  "Today's price of a listing at one store.",
+  z.object({
+    store_id: z.int(),
+    store: z.string().describe('Store name'),
+    region: z.string().nullable().describe("Retailer's own region code; for a consistent place use the store's area and town"),
+    lat: z.number().nullable(),
+    lng: z.number().nullable(),
+    day: Day,
+    price: Cents,
+    ...promoFields,
+  }),
+);
+
+/** api-spec DailyStats (non-empty form). */
+export const DailyStats = named(
+  'DailyStats',
+  'Columnar daily spread of store prices: index i of every array is one day.',
+  z.object({
+    day: z.array(Day),
+    min: z.array(Cents),
+    med: z.array(Cents),
+    max: z.array(Cents),
+    n: z.array(z.int()).describe('Stores reporting that day'),
+  }),
+);
+
+/** DailyStats, or an empty object when there are no days (api-spec DailyStats). */
+export const DailyStatsOrEmpty = z.union([DailyStats, z.object({}).strict()]);
+
+/** api-spec ListingDetail. */
+export const ListingDetail = named(
+  'ListingDetail',
+  "One chain's listing with its national price, every store's price today and a year of daily spread.",
+  z.object({
+    id: z.int(),
+    retailer: z.string().describe('Retailer display name'),
+    retailer_slug: z.string(),
+    external_id: z.string().describe("Retailer's own product id"),
+    name: z.string(),
+    brand: z.string().nullable(),
+    size_text: z.string().nullable(),
+    qty: z.number().nullable().describe('Quantity in unit'),
+    unit: Unit.nullable(),
+    gtin: z.int().nullable().describe('Barcode as an integer'),
+    category_path: z.array(z.string()).describe("Retailer's own breadcrumb"),
+    first_seen: Day,
+    last_seen: Day,
+    image: ImagePath.nullable(),
+    available: z.boolean(),
+    product_id: z.int().nullable(),
+    stores_total: z.int().describe('Stores the chain has in the panel'),
+    current: CurrentPrice.nullable(),
+    stores: z.array(ListingStorePrice).describe('Every store pricing it today, cheapest first'),
+    stats: DailyStatsOrEmpty.describe('Last 365 days; an empty object when none'),
+    retailer_url: z.url().nullable().describe("The product on the retailer's site"),
+  }),
+);
+
+/** api-spec History. */
+export const History = named(
+  'History',
+  'Price spans as parallel arrays, oldest first: span i runs from from[i] to to[i] inclusive at price[i] cents.',
+  z.object({
+    from: z.array(Day).describe('First day of each span'),
+    to: z.array(Day).describe('Last day each span was observed'),
+    price: z.array(Cents).describe('Shelf price, cents'),
+    promo: z.array(Cents.nullable()).describe('Promotional price, cents'),
+    kind: z.array(PromoKind.nullable()),
+    multibuy_qty: z.array(z.int().nullable()),
+    multibuy_price: z.array(Cents.nullable()),
+  }),
+);
+
+/** api-spec HistoryByRetailer. */
+export const HistoryByRetailer = named(
+  'HistoryByRetailer',
+  'Retailer slug → History; an empty object when nothing is linked.',
+  z.record(z.string(), History),
+);
+
+/** api-spec Attribute. */
+export const Attribute = named('Attribute', 'A labelled product attribute.', z.object({ key: z.string(), label: z.string(), value: z.string() }));
+
+/** api-spec Offer. */
+export const Offer = named(
+  'Offer',
+  "One chain's listing on a product page.",
+  z.object({
+    id: z.int().describe('Listing id'),
+    retailer: z.string().describe('Retailer slug'),
+    retailer_name: z.string(),
+    name: z.string(),
+    brand: z.string().nullable(),
+    size_text: z.string().nullable(),
+    qty: z.number().nullable(),
+    unit: z.string().nullable(),
+    pack_count: z.int().nullable(),
+    weighable: z.boolean().describe('Sold by weight'),
+    price: Cents.nullable().describe('National shelf price today, cents'),
+    ...promoFields,
+    price_day: Day.nullable().describe('Day of the latest national observation'),
+    image: ImagePath.nullable(),
+    available: z.boolean(),
+    last_seen: Day,
+    method: z.string().describe('How the listing was linked: gtin, name, llm, manual, ...'),
+    confidence: z.number().min(0).max(1),
+    locked: z.boolean().describe('Pinned by a curator'),
+    stores: z.int().describe('Stores with a price today; 0 for a national-only chain'),
+    stores_total: z.int(),
+    category_path: z.array(z.string()),
+    retailer_url: z.url().nullable(),
+    origin: z.string().nullable().describe('Country-of-origin statement when the retailer gives one'),
+    package_type: z.string().nullable(),
+  }),
+);
+
+/** api-spec Alternative. */
+export const Alternative = named(
+  'Alternative',
+  'Another product in the same generic.',
+  z.object({
+    id: z.int().describe('Product id'),
+    name: z.string(),
+    brand: z.string().nullable(),
+    size_text: z.string().nullable(),
+    image: ImagePath.nullable(),
+    price: Cents.nullable().describe('Cheapest current shelf price, cents'),
+    retailer: z.string().nullable().describe('Where that price is'),
+    retailers: z.int().describe('Chains that sell it'),
+    own_brand: z.boolean().describe('A house brand'),
+  }),
+);
+
+/** api-spec ProductDetail. */
+export const ProductDetail = named(
+  'ProductDetail',
+  'One product linked across chains, with its offers and alternatives.',
+  z.object({
+    id: z.int(),
+    name: z.string(),
+    brand: z.string().nullable(),
+    brand_id: z.int().nullable(),
+    size_text: z.string().nullable(),
+    pack_count: z.int().nullable(),
+    qty: z.number().nullable(),
+    unit: z.string().nullable(),
+    image: ImagePath.nullable(),
+    weighable: z.boolean(),
+    aliases: z.array(z.string()).describe('Other names it is searched by'),
+    retailers: z.int().describe('Chains that sell it'),
+    gtins: z.array(z.int()).describe('Barcodes seen'),
+    attributes: z.array(Attribute),
+    generic_id: z.int().nullable(),
+    generic_label: z.string().nullable(),
+    generic_kind: z.string().nullable().describe('Slug of the kind'),
+    generic_kind_label: z.string().nullable(),
+    shelf_slug: z.string().nullable().describe('The most specific shelf its kind is on (browse_shelf)'),
+    shelf_label: z.string().nullable(),
+    compare_unit: z.string().nullable().describe('kg, l or each'),
+    brand_owner: z.string().nullable().describe('Retailer slug when the brand is a house brand'),
+    brand_parent: z.string().nullable().describe('Parent brand of a sub-brand'),
+    offers: z.array(Offer).describe('One per linked listing, available and cheapest first'),
+    alternatives: z.array(Alternative).max(16).describe('Up to 16, cheapest first'),
+  }),
+);
+
+/** TypeScript types of the resources. */
+export type ListingCard = z.infer<typeof ListingCard>;
+export type Retailer = z.infer<typeof Retailer>;
+export type Store = z.infer<typeof Store>;
+export type CurrentPrice = z.infer<typeof CurrentPrice>;
+export type ListingStorePrice = z.infer<typeof ListingStorePrice>;
+export type DailyStats = z.infer<typeof DailyStats>;
+export type ListingDetail = z.infer<typeof ListingDetail>;
+export type History = z.infer<typeof History>;
+export type HistoryByRetailer = z.infer<typeof HistoryByRetailer>;
+export type Offer = z.infer<typeof Offer>;
+export type Alternative = z.infer<typeof Alternative>;
+export type ProductDetail = z.infer<typeof ProductDetail>;
+export type ErrorBody = z.infer<typeof ErrorBody>;
