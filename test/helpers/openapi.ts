@@ -10,8 +10,8 @@ import { expect } from 'vitest';
 
 type Json = Record<string, unknown>;
 
-// ajv-formats is CommonJS with a default export.
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+// ajv-formats is CommonJS whose `exports.default` is the plugin; NodeNext types see the namespace.
+const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
 
 /** Rewrites local component references to the document registered under `docId`. */
 function rebase(node: unknown, docId: string): unknown {
