@@ -19,6 +19,11 @@ export function typeName(node: JsonSchema | undefined): string {
     const joined = nonNull.join(' | ');
     return parts.includes('null') ? `${joined} or null` : joined;
   }
+  if (Array.isArray(node.type)) {
+    const types = node.type as string[];
+    const base = typeName({ ...node, type: types.find((t) => t !== 'null') });
+    return types.includes('null') ? `${base} or null` : base;
+  }
   if (node.const !== undefined) return JSON.stringify(node.const);
   if (Array.isArray(node.enum)) return node.enum.map((v) => JSON.stringify(v)).join(' | ');
   if (node.type === 'array') {
