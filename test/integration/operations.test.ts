@@ -170,16 +170,18 @@ describe('search_listings', () => {
   });
 
   it.each([
-    ['q', `q=${'a'.repeat(101)}`],
-    ['limit', 'limit=0'],
-    ['limit', 'limit=101'],
-    ['limit', 'limit=abc'],
-    ['limit', 'limit=2.5'],
-    ['q', 'q=a&q=b'],
-  ])('400 naming %s for %s', async (param, query) => {
+    ['q', `q=${'a'.repeat(101)}`, 'at most 100 characters'],
+    ['limit', 'limit=0', 'at least 1'],
+    ['limit', 'limit=101', 'at most 100'],
+    ['limit', 'limit=abc', 'must be an integer'],
+    ['limit', 'limit=2.5', 'must be an integer'],
+    ['limit', 'limit=1e2', 'must be an integer'],
+    ['q', 'q=a&q=b', 'must be given once'],
+    ['limit', 'limit=5&limit=6', 'must be given once'],
+  ])('400 naming %s for %s', async (param, query, words) => {
     const r = await get(`/api/v1/listings?${query}`);
     expect(r.status).toBe(400);
-    expectError(r.body, 400, `"${param}"`);
+    expectError(r.body, 400, `"${param}"`, words);
   });
 
   it('400 for an unknown retailer slug', async () => {
