@@ -35,6 +35,8 @@ export default defineOperation({
   summary: "One chain's listing with its current national price, every store's price today and a year of daily store spread.",
   method: 'GET',
   path: '/api/v1/listings/{id}',
+  description:
+    '`stores` lists every store pricing it today, cheapest first; `stats` covers the last 365 days (an empty object when none). 404 when the listing is unknown.',
   params: z.object({ id: idParam.describe('Listing id.') }),
   variables: (p) => ({ id: p.id }),
   result: ListingDetail,

@@ -12,6 +12,8 @@ export default defineOperation({
   summary: "A listing's price spans, oldest first: national (store 0) or at one store.",
   method: 'GET',
   path: '/api/v1/listings/{id}/history',
+  description:
+    'Spans oldest first; span i runs from `from[i]` to `to[i]` inclusive at `price[i]` cents. `store` 0 is the national series (median across the chain\'s stores); a store id gives that store\'s exact history including store-only promotions. An unknown listing, or a store that never priced it, returns empty arrays (not 404).',
   params: z.object({
     id: idParam.describe('Listing id.'),
     store: intWithDefault(0, MAX_ID, 0, "Store id; 0 is the national series (median across the chain's stores)."),

@@ -86,6 +86,8 @@ export default defineOperation({
   summary: 'One product linked across chains: its offers (available and cheapest first) and alternatives.',
   method: 'GET',
   path: '/api/v1/products/{id}',
+  description:
+    'Offers: one per linked listing, available and cheapest first. Up to 16 alternatives, cheapest first, flagged when house brand. 404 when the product is unknown.',
   params: z.object({ id: idParam.describe('Product id.') }),
   variables: (p) => ({ id: p.id }),
   result: ProductDetail,

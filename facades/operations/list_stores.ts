@@ -18,6 +18,8 @@ export default defineOperation({
   summary: 'Every store in the price panel, grouped by chain then name; filter by retailer, town, area or urban class.',
   method: 'GET',
   path: '/api/v1/stores',
+  description:
+    'Every geolocated store, grouped by chain then name. Filters combine; `town` and `area` match the values returned, case-insensitively.',
   params,
   variables: (p) => ({ retailer: p.retailer ?? null, town: p.town ?? null, area: p.area ?? null, urban: p.urban ?? null }),
   result: z.array(Store),

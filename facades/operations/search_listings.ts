@@ -17,6 +17,8 @@ export default defineOperation({
   summary: 'Search listings by name, one card per chain listing; without q, recently seen listings.',
   method: 'GET',
   path: '/api/v1/listings',
+  description:
+    'Same search as search_products, flat: one ListingCard per listing, best match first. Without `q`, the most recently seen listings. Capped at 100 results.',
   params,
   variables: (p) => ({ q: p.q ?? null, retailer: p.retailer ?? null, limit: p.limit }),
   result: z.array(ListingCard),

@@ -1,0 +1,133 @@
+/**
+ * Per-field rate limits of /graphql (@envelop/rate-limiter): each expensive root field may be
+ * selected so many times a minute per client address (Fastify's `req.ip`, which follows
+ * TRUST_PROXY). Every selection counts, so aliasing a field ten times costs ten calls. Over the
+ * limit the whole operation is refused before it runs: HTTP 429, `Retry-After`, and a GraphQL
+ * error with `extensions.code` RATE_LIMITED.
+ *
+ * These limits are for /graphql only: the REST and MCP facades run their persisted documents
+ * in-process (facades/execute.ts) under the per-IP budget instead. Counters live in this process
+ * (a bounded sliding window, {@link WindowStore}); with several instances each keeps its own.
+ */
+import { useRateLimiter, type Identity, type Store } from '@envelop/rate-limiter';
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+/** Length of the sliding window, seconds; also the `Retry-After` sent with a refusal. */
+export const WINDOW_SECONDS = 60;
+
+/**
+ * searchListings a minute: each is a case-insensitive substring scan of every listing name (up to
+ * 100 cards). One a second is more than anyone types into GraphiQL; copying the catalogue by search
+ * is what the nightly exports are for.
+ */
+export const SEARCH_PER_MINUTE = 60;
+
+/** listingHistory and productHistory a minute: each reads a whole span history (years of prices). */
+export const HISTORY_PER_MINUTE = 60;
+
+/**
+ * listing and product a minute: one row by id, but usually with per-store prices and a year of
+ * daily statistics beneath. Twice the search figure, so a page of results can be opened one by one.
+ */
+export const LOOKUP_PER_MINUTE = 120;
+
+/**
+ * retailers and stores a minute: whole-table answers (with catalogue counts and promotion counts)
+ * that change once a day and are cached for five minutes; nobody needs them every two seconds.
+ */
+export const CATALOGUE_PER_MINUTE = 30;
+
+/**
+ * The limited root fields and their calls a minute. Every Query field but `health` (a `SELECT 1`)
+ * is here; the integration test fails when a new root field is added without a line.
+ */
+export const FIELD_LIMITS: Readonly<Record<string, number>> = {
+  searchListings: SEARCH_PER_MINUTE,
+  listingHistory: HISTORY_PER_MINUTE,
+  productHistory: HISTORY_PER_MINUTE,
+  listing: LOOKUP_PER_MINUTE,
+  product: LOOKUP_PER_MINUTE,
+  stores: CATALOGUE_PER_MINUTE,
+  retailers: CATALOGUE_PER_MINUTE,
+};
+
+/** `extensions.code` of a refusal. */
+export const RATE_LIMITED_CODE = 'RATE_LIMITED';
+
+/**
+ * Most (client, field) counters kept. Past it the least recently counted are forgotten, so a flood
+ * of distinct addresses (IPv6 makes that cheap) cannot grow memory without end; at most a forgotten
+ * client gets a fresh window.
+ */
+export const MAX_TRACKED = 50_000;
+
+/**
+ * An in-memory sliding-window store for the rate limiter: like the package's InMemoryStore, but
+ * each write is O(its own timestamps) instead of copying every client's state, expired counters
+ * are dropped, and at most {@link MAX_TRACKED} are kept.
+ */
+export class WindowStore implements Store {
+  /** Counters by key, least recently written first (Map insertion order). */
+  private readonly entries = new Map<string, { timestamps: readonly number[]; expires: number }>();
+
+  /** @param maxEntries how many (client, field) counters to keep at most. */
+  constructor(private readonly maxEntries = MAX_TRACKED) {}
+
+  /** Timestamps of the counted calls of `identity` still inside its window. */
+  getForIdentity(identity: Identity): readonly number[] {
+    const entry = this.entries.get(key(identity));
+    return entry && entry.expires > Date.now() ? entry.timestamps : [];
+  }
+
+  /** Replaces the counted calls of `identity`; they expire `windowMs` after the latest one. */
+  setForIdentity(identity: Identity, timestamps: readonly number[], windowMs = WINDOW_SECONDS * 1000): void {
+    const k = key(identity);
+    this.entries.delete(k);
+    if (timestamps.length) this.entries.set(k, { timestamps: [...timestamps], expires: Math.max(...timestamps) + windowMs });
+    const now = Date.now();
+    for (const [oldest, entry] of this.entries) {
+      if (entry.expires > now && this.entries.size <= this.maxEntries) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  /** Counters currently kept. */
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+function key({ contextIdentity, fieldIdentity }: Identity): string {
+  return `${contextIdentity}\u0000${fieldIdentity}`;
+}
+
+/** The client address of a /graphql context (Yoga's server context carries Fastify's `req`). */
+export function clientAddress(context: unknown): string {
+  const req = (context as { req?: { ip?: unknown } } | null)?.req;
+  return typeof req?.ip === 'string' && req.ip ? req.ip : 'unknown';
+}
+
+/** The rate-limiter plugin for {@link FIELD_LIMITS}, counting into `store`. */
+export function fieldLimitsPlugin(store: Store = new WindowStore()): Plugin {
+  return useRateLimiter({
+    identifyFn: clientAddress,
+    store,
+    configByField: Object.entries(FIELD_LIMITS).map(([field, max]) => ({
+      type: 'Query',
+      field,
+      max,
+      window: `${WINDOW_SECONDS}s`,
+      // A refused call is not counted: a client that keeps knocking is let in once its window
+      // has room again, and a counter never holds more than `max` timestamps.
+      uncountRejected: true,
+    })),
+    formatError: ({ fieldName, max }) =>
+      `Too many ${fieldName} calls: at most ${max} a minute per client. Retry in ${WINDOW_SECONDS} seconds, ` +
+      'or use the nightly exports (/data/latest/manifest.json) for bulk work.',
+    transformError: (message) =>
+      new GraphQLError(message, {
+        extensions: { code: RATE_LIMITED_CODE, http: { status: 429, headers: { 'Retry-After': String(WINDOW_SECONDS) } } },
+      }),
+  }) as Plugin;
+}

@@ -1,0 +1,88 @@
+/**
+ * Shape limits of /graphql documents (graphql-armor): depth, cost, aliases, tokens, directives, and
+ * no "Did you mean" field suggestions in production. They are checked while parsing and validating,
+ * before anything runs, so an oversized document costs the database nothing.
+ *
+ * Every figure is set against the persisted documents of the facades (schema/operations/*.graphql;
+ * test/integration/graphql.test.ts runs each of them through /graphql). Measured with these rules,
+ * they reach depth 4, cost 130 and 118 tokens (get_product) and 19 aliases (get_listing), and use no
+ * directives. GraphiQL's introspection query is 163 tokens (its depth and cost are not counted).
+ */
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { GraphQLError, type ValidationContext } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+/**
+ * Deepest field nesting. The graph has cycles (Listing.product → Product.offers → Offer.listing →
+ * …), so nesting is what an abusive document grows. 6 leaves the persisted documents (4) two levels
+ * and admits the deepest useful walk, searchListings → product → offers → listing → stores → price.
+ */
+export const MAX_DEPTH = 6;
+
+/**
+ * Highest graphql-armor cost (object 2, scalar 1, each level ×1.5; list sizes are not counted).
+ * The persisted documents cost at most 130 (get_product); a product with every offer's full listing
+ * (stores, stats) costs about 300. 500 admits that and two big documents merged into one, and
+ * refuses a handful of full listings under aliases.
+ */
+export const MAX_COST = 500;
+
+/**
+ * Most aliases in one operation. The persisted documents alias for snake_case names (19 in
+ * get_listing); an alias can also repeat an expensive root field, which the cost limit and the
+ * per-field rate limits (./field-limits.ts) also bound. 30 keeps half again of headroom.
+ */
+export const MAX_ALIASES = 30;
+
+/**
+ * Most lexical tokens in a document, checked while parsing (so a huge body is refused before it
+ * is built into a tree). 1,000 is six times GraphiQL's introspection query and eight times the
+ * largest persisted document.
+ */
+export const MAX_TOKENS = 1_000;
+
+/** Most directives in one operation. The persisted documents use none; 10 leaves room for @include/@skip. */
+export const MAX_DIRECTIVES = 10;
+
+/** `extensions.code` of a document refused by one of these limits. */
+export const LIMIT_CODE = 'QUERY_TOO_COMPLEX';
+
+/**
+ * A refusal as a GraphQL error carrying {@link LIMIT_CODE}, without graphql-armor's misleading
+ * "Syntax Error: " prefix (the document's syntax is fine; it is too big).
+ */
+function refusal(error: GraphQLError): GraphQLError {
+  return new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code: LIMIT_CODE } });
+}
+
+/** Validation-time limits report the refusal beside any other validation error. */
+const reported = {
+  propagateOnRejection: false,
+  onReject: [(ctx: ValidationContext | null, error: GraphQLError) => ctx?.reportError(refusal(error))],
+};
+
+/** The token limit is checked by the lexer, before a validation context exists: it throws. */
+const thrown = {
+  propagateOnRejection: false,
+  onReject: [
+    (_ctx: ValidationContext | null, error: GraphQLError) => {
+      throw refusal(error);
+    },
+  ],
+};
+
+/**
+ * The graphql-armor plugin with the limits above. Field suggestions ("Did you mean …?") are masked
+ * in production (they echo schema names into error messages; harmless while introspection is open,
+ * but nothing a production error needs) and kept elsewhere, where they help whoever types the query.
+ */
+export function armorPlugin({ production }: { production: boolean }): Plugin {
+  return EnvelopArmorPlugin({
+    maxDepth: { n: MAX_DEPTH, ...reported },
+    costLimit: { maxCost: MAX_COST, ...reported },
+    maxAliases: { n: MAX_ALIASES, ...reported },
+    maxDirectives: { n: MAX_DIRECTIVES, ...reported },
+    maxTokens: { n: MAX_TOKENS, ...thrown },
+    blockFieldSuggestion: { enabled: production },
+  }) as Plugin;
+}
