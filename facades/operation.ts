@@ -78,11 +78,19 @@ function boundedInt(min: number, max: number) {
     .max(max, `must be at most ${max}`);
 }
 
-/** Optional text parameter of at most `max` characters; an empty value counts as absent. */
+/**
+ * Optional text parameter of at most `max` characters (Unicode code points, as JSON Schema's
+ * maxLength counts); an empty value counts as absent; a NUL character (which no PostgreSQL text can
+ * hold) is refused.
+ */
 export function optionalText(max: number, description?: string) {
   const schema = z.preprocess(
     blankToUndefined,
-    z.string({ error: 'must be text' }).max(max, `must be at most ${max} characters`).optional(),
+    z
+      .string({ error: 'must be text' })
+      .max(max, `must be at most ${max} characters`)
+      .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
+      .optional(),
   );
   return description ? schema.describe(description) : schema;
 }

@@ -8,7 +8,7 @@
  * database themselves: every read goes through the graph.
  */
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { ContextSource } from '../src/context.js';
 import type { Env } from '../src/env.js';
 import { createExecutor, errorBody } from './execute.js';
@@ -46,6 +46,12 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   const app = Fastify({
     logger: env.LOG_LEVEL === 'silent' ? false : { level: env.LOG_LEVEL },
     trustProxy: env.TRUST_PROXY,
+    // Fastify's own refusals (a malformed URL such as /api/v1/listings/%, a bad content type) in the
+    // contract's Error body instead of Fastify's.
+    frameworkErrors: (err, _req, reply) => {
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+      void (reply as unknown as FastifyReply).code(status).send(errorBody(status, status === 400 ? `Bad request: ${err.message}` : err.message));
+    },
   });
 
   await app.register(cors, { origin: '*', credentials: false });

@@ -46,7 +46,7 @@ export async function retailerIdBySlug(pool: pg.Pool, slug: string): Promise<num
 export async function searchListingIds(pool: pg.Pool, search: ListingSearch): Promise<number[]> {
   const q = search.q?.trim() || null;
   const limit = search.limit ?? LISTING_LIMIT.default;
-  if (q !== null && q.length > MAX_QUERY_LENGTH) throw new BadRequest(`q must be at most ${MAX_QUERY_LENGTH} characters`);
+  if (q !== null && [...q].length > MAX_QUERY_LENGTH) throw new BadRequest(`Invalid parameter "q": must be at most ${MAX_QUERY_LENGTH} characters`);
   if (!Number.isInteger(limit) || limit < LISTING_LIMIT.min || limit > LISTING_LIMIT.max) {
     throw new BadRequest(`limit must be an integer from ${LISTING_LIMIT.min} to ${LISTING_LIMIT.max}`);
   }

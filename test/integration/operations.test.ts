@@ -190,6 +190,23 @@ describe('search_listings', () => {
     expectError(r.body, 400, 'aldi');
   });
 
+  it.each([
+    ['/api/v1/listings?q=%00', '"q"', 'NUL'],
+    ['/api/v1/listings?retailer=%00', '"retailer"', 'NUL'],
+    ['/api/v1/stores?town=a%00b', '"town"', 'NUL'],
+    ['/api/v1/listings/%', 'not a valid url'],
+    ['/api/v1/listings/%2F', '"id"'],
+  ])('400 with the Error body, never a 500, for %s', async (url, ...parts) => {
+    const r = await get(url);
+    expect(r.status).toBe(400);
+    expectError(r.body, 400, ...parts);
+  });
+
+  it('counts q in characters (code points), not UTF-16 units', async () => {
+    expect((await get(`/api/v1/listings?q=${encodeURIComponent('😀'.repeat(100))}`)).status).toBe(200);
+    expect((await get(`/api/v1/listings?q=${encodeURIComponent('😀'.repeat(101))}`)).status).toBe(400);
+  });
+
   it('accepts a query of exactly 100 characters', async () => {
     const r = await get(`/api/v1/listings?q=${'a'.repeat(100)}`);
     expect(r.status).toBe(200);
