@@ -1,13 +1,25 @@
 /**
- * POST /mcp: the stateless tool-protocol endpoint (api-spec "Meta"). Every non-internal operation of
- * the registry is a read-only tool with the same JSON as its REST body. STUB: filled in by the MCP
- * work of issue 3.
+ * POST /mcp: the stateless tool-protocol endpoint (api-spec "Meta", "Errors" 4, "Versioning" 4).
+ * Every non-internal operation of the registry is a read-only tool returning the same JSON as its
+ * REST body; the OpenAPI document, llms-full.txt and the export manifest are resources. Protocol
+ * handling is the MCP SDK's (./http.ts); this file is the Fastify glue: an ordinary route (so the
+ * app's onRequest/onSend hooks, such as the per-IP budget and Cache-Control, run as for any other
+ * route), a raw-text body parser scoped to /mcp (so malformed JSON reaches the SDK and is answered
+ * with JSON-RPC -32700 rather than Fastify's own 400), and 405 with `Allow: POST` and the Error
+ * body for GET, DELETE, PUT and PATCH (no SSE stream, no sessions to end). Responses are JSON; the
+ * one exception is the SDK's `subscriptions/listen` answer, which the protocol frames as SSE and
+ * which closes at once here (nothing can change), streamed through the reply so hooks still run.
  */
-import type { FastifyInstance } from 'fastify';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Env } from '../../src/env.js';
-import type { Executor } from '../execute.js';
+import { errorBody, type Executor } from '../execute.js';
 import type { MetaDocuments } from '../meta/index.js';
 import type { AnyOperation } from '../operation.js';
+import { baseUrl } from '../server.js';
+import { createMcpEndpoint, type McpEndpoint } from './http.js';
+import { createServerFactory } from './server.js';
 
 /** What {@link registerMcp} needs. */
 export interface McpOptions {
@@ -17,8 +29,77 @@ export interface McpOptions {
   operations: readonly AnyOperation[];
   /** The generated descriptions, exposed as resources. */
   documents: MetaDocuments;
+  /** Configuration: PUBLIC_URL (or PORT) gives the base of the resource URIs. */
   env: Readonly<Env>;
 }
 
-/** Registers POST /mcp (and 405 for GET/DELETE) on `app`. */
-export async function registerMcp(_app: FastifyInstance, _opts: McpOptions): Promise<void> {}
+/** The endpoint's path. */
+export const MCP_PATH = '/mcp';
+
+/**
+ * Registers POST /mcp, plus 405 (`Allow: POST`, Error body) for GET, DELETE, PUT and PATCH /mcp, on
+ * `app`, in an encapsulated plugin whose only body parser hands the raw text to the SDK. The
+ * endpoint is closed with the app. Call it after the app-wide hooks are added (they apply to it).
+ * @throws when a tool's schemas cannot be built from the registry (at start-up).
+ */
+export async function registerMcp(app: FastifyInstance, opts: McpOptions): Promise<void> {
+  const factory = createServerFactory({
+    run: opts.run,
+    operations: opts.operations,
+    documents: opts.documents,
+    baseUrl: baseUrl(opts.env),
+    onFailure: (op, cause) => app.log.error({ err: cause, operation: op.name }, 'operation failed'),
+  });
+  const endpoint = createMcpEndpoint(factory, (err) => app.log.debug({ err }, 'mcp request rejected'));
+  app.addHook('onClose', async () => endpoint.close());
+
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+    scope.post(MCP_PATH, (req, reply) => serve(endpoint, req, reply));
+    scope.route({
+      method: ['GET', 'DELETE', 'PUT', 'PATCH'],
+      url: MCP_PATH,
+      exposeHeadRoute: false,
+      handler: (req, reply) =>
+        reply.code(405).header('allow', 'POST').send(errorBody(405, `Method not allowed: ${req.method} ${MCP_PATH} (use POST)`)),
+    });
+  });
+}
+
+/** Runs one exchange through `endpoint` and sends its answer through Fastify (hooks included). */
+async function serve(endpoint: McpEndpoint, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const response = await endpoint.handle(toWebRequest(req, reply));
+  reply.code(response.status);
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length' && name !== 'mcp-session-id') reply.header(name, value);
+  });
+  if (response.body === null) return reply.send();
+  if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
+  }
+  return reply.send(await response.text());
+}
+
+/** The Fastify request as a web-standard `Request` carrying the raw body text, aborted if the client goes away. */
+function toWebRequest(req: FastifyRequest, reply: FastifyReply): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    if (Array.isArray(value)) value.forEach((v) => headers.append(name, v));
+    else headers.set(name, String(value));
+  }
+  headers.delete('content-length');
+  const abort = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) abort.abort();
+  });
+  const body = typeof req.body === 'string' ? req.body : undefined;
+  return new Request(`http://${req.host || 'localhost'}${req.url}`, {
+    method: req.method,
+    headers,
+    signal: abort.signal,
+    ...(body !== undefined && body.length > 0 && { body }),
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * The POST /mcp exchange as a web-standard `Request → Response` function, composed from the MCP
+ * SDK's own building blocks (api-spec "Meta", POST /mcp):
+ *
+ * - 2026-07-28 traffic (a per-request `_meta` envelope) goes to the SDK's `createMcpHandler` in
+ *   strict modern mode with JSON responses. The SDK runs the whole validation ladder: the
+ *   `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` cross-checks (400, -32020), unsupported
+ *   revisions (400, -32022), unknown methods (404, -32601), `server/discover`, `resultType`, the
+ *   `ttlMs`/`cacheScope` cache fields and `serverInfo` in each result's `_meta`.
+ * - 2025-era traffic (the `initialize` handshake and everything without the envelope, as decided by
+ *   the SDK's own `isLegacyRequest`) goes to a stateless streamable HTTP transport per request, with
+ *   JSON responses (`enableJsonResponse`) and no session ids (`sessionIdGenerator: undefined`). The
+ *   SDK's default stateless fallback would answer over SSE, hence this small leg (the composition
+ *   `isLegacyRequest` documents).
+ *
+ * Our own code here is glue only: the Content-Type gate the SDK asks compositions to apply, and
+ * aligning the legacy leg's HTTP statuses with the contract (an unknown method is 404 in every era).
+ */
+import {
+  createMcpHandler,
+  isJsonContentType,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type McpHttpHandler,
+  type McpServerFactory,
+} from '@modelcontextprotocol/server';
+
+/** JSON-RPC "Method not found". */
+export const METHOD_NOT_FOUND = -32601;
+
+/** A stateless MCP endpoint: one web-standard exchange at a time, nothing kept in between. */
+export interface McpEndpoint {
+  /**
+   * Serves one POST: resolves with the JSON-RPC answer (200 JSON), 202 for notifications, or a
+   * JSON-RPC error with its HTTP status (400, 404, 406, 413, 415). Never rejects for bad input.
+   */
+  handle(request: Request): Promise<Response>;
+  /** Aborts in-flight exchanges (server shutdown). */
+  close(): Promise<void>;
+}
+
+/** A JSON-RPC error response with `status`, as the SDK words its own (id null: no request id known). */
+export function jsonRpcError(status: number, code: number, message: string, id: string | number | null = null): Response {
+  return Response.json({ jsonrpc: '2.0', id, error: { code, message } }, { status });
+}
+
+/**
+ * Builds the endpoint around `factory` (called once per exchange for a fresh server instance).
+ * `onerror` receives rejected requests and serving failures (reporting only; it never changes the
+ * response).
+ */
+export function createMcpEndpoint(factory: McpServerFactory, onerror?: (error: Error) => void): McpEndpoint {
+  // Created on first use: the SDK prints a one-line notice about responseMode 'json' when the
+  // handler is built, which servers that never see an MCP request (most tests) need not print.
+  let modern: McpHttpHandler | undefined;
+  const modernHandler = () => (modern ??= createMcpHandler(factory, { legacy: 'reject', responseMode: 'json', onerror }));
+  return {
+    async handle(request) {
+      if (request.method.toUpperCase() !== 'POST') return jsonRpcError(405, -32000, 'Method not allowed.');
+      if (!isJsonContentType(request.headers.get('content-type'))) {
+        return jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+      }
+      if (await isLegacyRequest(request)) return serveLegacy(factory, request, onerror);
+      return modernHandler().fetch(request);
+    },
+    close: async () => {
+      await modern?.close();
+    },
+  };
+}
+
+/**
+ * One 2025-era exchange: a fresh server on a fresh stateless transport answering JSON, torn down
+ * once the answer is built. A JSON-RPC "method not found" answer gets HTTP 404 as on the modern path.
+ */
+async function serveLegacy(factory: McpServerFactory, request: Request, onerror?: (error: Error) => void): Promise<Response> {
+  const server = await factory({ era: 'legacy', requestInfo: request });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  transport.onerror = (e) => onerror?.(e);
+  try {
+    await server.connect(transport);
+    return await withContractStatus(await transport.handleRequest(request));
+  } finally {
+    await transport.close().catch(() => {});
+    await server.close().catch(() => {});
+  }
+}
+
+/** Maps a 200 single JSON-RPC error answer with code -32601 to HTTP 404 (api-spec POST /mcp). */
+async function withContractStatus(response: Response): Promise<Response> {
+  if (response.status !== 200 || !(response.headers.get('content-type') ?? '').includes('application/json')) return response;
+  const text = await response.text();
+  let status = 200;
+  try {
+    const body = JSON.parse(text) as { error?: { code?: unknown } };
+    if (!Array.isArray(body) && body.error?.code === METHOD_NOT_FOUND) status = 404;
+  } catch {
+    // not JSON after all: pass it on unchanged
+  }
+  return new Response(text, { status, headers: response.headers });
+}

@@ -1,0 +1,165 @@
+/**
+ * POST /mcp end to end: the real server (createServer + listen on a free port) over a test database
+ * with real prices, driven by the MCP SDK's own client over streamable HTTP in both eras: revision
+ * 2026-07-28 (negotiated with `server/discover`, per-request `_meta`) and the legacy 2025-11-25
+ * `initialize` handshake. Tool results are compared with the REST answers fetched over HTTP.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operations } from '../../facades/operations.js';
+import { createServer } from '../../facades/server.js';
+import { loadEnv } from '../../src/env.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { seedRealPrices, type Seeded } from '../helpers/prices.js';
+
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
+
+let db: TestDatabase;
+let app: FastifyInstance;
+let seed: Seeded;
+let base: string;
+
+/** Every HTTP exchange a client made: method, status and the response headers that matter. */
+interface Seen {
+  method: string;
+  status: number;
+  contentType: string | null;
+  sessionId: string | null;
+}
+
+async function rest(path: string) {
+  const r = await fetch(`${base}${path}`);
+  const text = await r.text();
+  return { status: r.status, text, body: JSON.parse(text) as unknown };
+}
+
+/** An SDK client connected in `mode`, recording every HTTP exchange its transport makes. */
+async function connect(mode: 'auto' | 'legacy' | { pin: string }) {
+  const seen: Seen[] = [];
+  const recording = async (url: string | URL, init?: RequestInit) => {
+    const r = await fetch(url, init);
+    seen.push({ method: init?.method ?? 'GET', status: r.status, contentType: r.headers.get('content-type'), sessionId: r.headers.get('mcp-session-id') });
+    return r;
+  };
+  const client = new Client({ name: 'e2e', version: '1.0.0' }, { versionNegotiation: { mode } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { fetch: recording }));
+  return { client, seen };
+}
+
+/** No exchange carried a session id; every answer was JSON (or empty), never an SSE stream. */
+function expectStatelessJson(seen: Seen[]) {
+  expect(seen.length).toBeGreaterThan(0);
+  for (const s of seen) {
+    expect(s.sessionId, `${s.method} ${s.status}`).toBeNull();
+    if (s.status !== 202) expect(s.contentType, `${s.method} ${s.status}`).toMatch(/^application\/json/);
+  }
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase('mcp_e2e');
+  seed = await seedRealPrices(db.pool);
+  app = await createServer({ db, env: loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }) });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  base = `http://127.0.0.1:${address.port}`;
+});
+
+afterAll(async () => {
+  await app?.close();
+  await db?.drop();
+});
+
+const toolNames = operations.filter((op) => !op.internal).map((op) => op.name).sort();
+
+describe('2026-07-28 era (server/discover, per-request _meta)', () => {
+  it('negotiates 2026-07-28, lists the tools and calls them with REST-identical results', async () => {
+    const { client, seen } = await connect('auto');
+    try {
+      expect(client.getProtocolEra()).toBe('modern');
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      expect(client.getServerVersion()).toMatchObject({ name: 'nz-grocery-prices' });
+
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(toolNames);
+      for (const t of tools) expect(t.annotations, t.name).toEqual(READ_ONLY);
+
+      const retailers = await client.callTool({ name: 'list_retailers', arguments: {} });
+      const restRetailers = await rest('/api/v1/retailers');
+      expect(retailers.isError ?? false).toBe(false);
+      expect(retailers.structuredContent).toEqual(restRetailers.body);
+      expect(retailers.content).toEqual([{ type: 'text', text: restRetailers.text }]);
+
+      const id = seed.listingIds.get('woolworths:42246')!;
+      const detail = await client.callTool({ name: 'get_listing', arguments: { id } });
+      const restDetail = await rest(`/api/v1/listings/${id}`);
+      expect(detail.structuredContent).toEqual(restDetail.body);
+      expect(detail.content).toEqual([{ type: 'text', text: restDetail.text }]);
+
+      const search = await client.callTool({ name: 'search_listings', arguments: { q: 'beef mince', limit: 5 } });
+      expect(search.structuredContent).toEqual((await rest('/api/v1/listings?q=beef%20mince&limit=5')).body);
+
+      const missing = await client.callTool({ name: 'get_listing', arguments: { id: 2_000_000_000 } });
+      const restMissing = await rest('/api/v1/listings/2000000000');
+      expect(restMissing.status).toBe(404);
+      expect(missing.isError).toBe(true);
+      expect(missing.content).toEqual([{ type: 'text', text: restMissing.text }]);
+
+      const { contents } = await client.readResource({ uri: 'http://localhost:8080/openapi.json' });
+      expect(contents[0]).toMatchObject({ mimeType: 'application/json', text: (await rest('/openapi.json')).text });
+    } finally {
+      await client.close();
+    }
+    expectStatelessJson(seen);
+    expect(seen.every((s) => s.method === 'POST')).toBe(true);
+  });
+
+  it('a client pinned to 2026-07-28 connects without an initialize handshake', async () => {
+    const { client, seen } = await connect({ pin: '2026-07-28' });
+    try {
+      expect(client.getProtocolEra()).toBe('modern');
+      expect((await client.listResources()).resources.map((r) => r.name)).toEqual(['openapi', 'llms-full', 'export-manifest']);
+    } finally {
+      await client.close();
+    }
+    expectStatelessJson(seen);
+  });
+});
+
+describe('legacy era (2025-11-25 initialize handshake)', () => {
+  it('initializes statelessly, lists the tools and calls them with REST-identical results', async () => {
+    const { client, seen } = await connect('legacy');
+    try {
+      expect(client.getProtocolEra()).toBe('legacy');
+      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      expect(client.getServerVersion()).toMatchObject({ name: 'nz-grocery-prices' });
+
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(toolNames);
+      for (const t of tools) expect(t.annotations, t.name).toEqual(READ_ONLY);
+
+      const retailers = await client.callTool({ name: 'list_retailers', arguments: {} });
+      const restRetailers = await rest('/api/v1/retailers');
+      expect(retailers.structuredContent).toEqual({ result: restRetailers.body });
+      expect(retailers.content).toEqual([{ type: 'text', text: restRetailers.text }]);
+
+      const id = seed.listingIds.get('woolworths:133211')!;
+      const detail = await client.callTool({ name: 'get_listing', arguments: { id: String(id) } });
+      const restDetail = await rest(`/api/v1/listings/${id}`);
+      expect(detail.structuredContent).toEqual(restDetail.body);
+      expect(detail.content).toEqual([{ type: 'text', text: restDetail.text }]);
+
+      const bad = await client.callTool({ name: 'search_listings', arguments: { limit: 1000 } });
+      const restBad = await rest('/api/v1/listings?limit=1000');
+      expect(restBad.status).toBe(400);
+      expect(bad.isError).toBe(true);
+      expect(bad.content).toEqual([{ type: 'text', text: restBad.text }]);
+    } finally {
+      await client.close();
+    }
+    expectStatelessJson(seen);
+    // the 2025 client may try the standalone GET stream; a stateless server refuses it with 405
+    for (const s of seen.filter((x) => x.method !== 'POST')) expect(s.status).toBe(405);
+  });
+});

@@ -1,0 +1,422 @@
+/**
+ * POST /mcp through the assembled server (app.inject) against a real PostgreSQL holding real prices
+ * (api-spec "Meta" POST /mcp, "Errors" 4, "Versioning" 4): the registry as read-only tools whose
+ * results are the REST bodies byte for byte, the resources, the 2026-07-28 validation ladder
+ * (header cross-checks, unsupported revisions, unknown methods, malformed JSON), the legacy
+ * `initialize` handshake answered as JSON, notifications, 405 for GET/DELETE, and no session ids.
+ */
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createExecutor } from '../../facades/execute.js';
+import { registerMcp } from '../../facades/mcp/index.js';
+import type { MetaDocuments } from '../../facades/meta/index.js';
+import { operations } from '../../facades/operations.js';
+import { createServer } from '../../facades/server.js';
+import { loadEnv } from '../../src/env.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { seedRealPrices, type Seeded } from '../helpers/prices.js';
+
+const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+const MODERN = '2026-07-28';
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'vitest', version: '1.0.0' },
+};
+const ACCEPT = 'application/json, text/event-stream';
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
+const tools = operations.filter((op) => !op.internal);
+
+let db: TestDatabase;
+let app: FastifyInstance;
+let seed: Seeded;
+let nextId = 1;
+
+type Json = Record<string, any>;
+
+interface Answer {
+  status: number;
+  headers: LightMyRequestResponse['headers'];
+  text: string;
+  body: Json;
+}
+
+/** Every /mcp answer: never a session id, always JSON unless it is empty. */
+async function send(target: FastifyInstance, payload: string, headers: Record<string, string>): Promise<Answer> {
+  const r = await target.inject({ method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers }, payload });
+  expect(r.headers['mcp-session-id'], 'no session id is ever issued').toBeUndefined();
+  if (r.body.length > 0) expect(String(r.headers['content-type'])).toMatch(/^application\/json/);
+  return { status: r.statusCode, headers: r.headers, text: r.body, body: r.body.length ? (r.json() as Json) : {} };
+}
+
+/** A 2026-07-28 request: `_meta` envelope plus the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers. */
+function modern(method: string, params: Json = {}, opts: { headers?: Record<string, string>; target?: FastifyInstance; notification?: boolean } = {}) {
+  const name = method === 'tools/call' ? params.name : method === 'resources/read' ? params.uri : undefined;
+  const message = { jsonrpc: '2.0', ...(opts.notification ? {} : { id: nextId++ }), method, params: { ...params, _meta: ENVELOPE } };
+  const headers = { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name !== undefined && { 'mcp-name': String(name) }), ...opts.headers };
+  return send(opts.target ?? app, JSON.stringify(message), headers);
+}
+
+/** A 2025-era request (no envelope), with the MCP-Protocol-Version header of `version` unless it is `initialize`. */
+function legacy(method: string, params: Json = {}, version = '2025-11-25', opts: { notification?: boolean } = {}) {
+  const message = { jsonrpc: '2.0', ...(opts.notification ? {} : { id: nextId++ }), method, params };
+  return send(app, JSON.stringify(message), method === 'initialize' ? {} : { 'mcp-protocol-version': version });
+}
+
+async function rest(url: string) {
+  const r = await app.inject({ method: 'GET', url });
+  return { status: r.statusCode, text: r.body, body: r.json() as unknown };
+}
+
+const listing = (key: string) => {
+  const id = seed.listingIds.get(key);
+  if (id === undefined) throw new Error(`no listing ${key}`);
+  return id;
+};
+
+beforeAll(async () => {
+  db = await createTestDatabase('mcp');
+  seed = await seedRealPrices(db.pool);
+  app = await createServer({ db, env, rateLimit: { perMinute: 100_000, perDay: 1_000_000 } });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await db?.drop();
+});
+
+describe('tools/list', () => {
+  it('lists every non-internal operation by name, read-only, with the registry input schema', async () => {
+    const r = await modern('tools/list');
+    expect(r.status).toBe(200);
+    const listed = r.body.result.tools as Json[];
+    expect(listed.map((t) => t.name).sort()).toEqual(tools.map((op) => op.name).sort());
+    expect(listed.map((t) => t.name)).not.toContain('healthz');
+    for (const op of tools) {
+      const t = listed.find((x) => x.name === op.name)!;
+      expect(t.annotations, op.name).toEqual(READ_ONLY);
+      expect(t.description.startsWith(op.summary), op.name).toBe(true);
+      expect(t.inputSchema, op.name).toEqual(z.toJSONSchema(op.params, { io: 'input' }));
+      expect(t.inputSchema.type).toBe('object');
+      // the SDK stamps `type: 'object'` on a root it can prove is an object (e.g. a $ref to one)
+      const output = z.toJSONSchema(op.result, { io: 'output' });
+      expect(t.outputSchema, op.name).toEqual(output.type === undefined && t.outputSchema.type === 'object' ? { ...output, type: 'object' } : output);
+    }
+  });
+
+  it('carries bounds, defaults and lengths of the parameters', async () => {
+    const listed = (await modern('tools/list')).body.result.tools as Json[];
+    const search = listed.find((t) => t.name === 'search_listings')!.inputSchema;
+    expect(search.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(search.properties.q).toMatchObject({ type: 'string', maxLength: 100 });
+    expect(search.required ?? []).not.toContain('q');
+    const get = listed.find((t) => t.name === 'get_listing')!.inputSchema;
+    expect(get.required).toEqual(['id']);
+    expect(get.properties.id).toMatchObject({ type: 'integer', minimum: 1 });
+  });
+
+  it('is a cacheable 2026-07-28 result: resultType, ttlMs and cacheScope, serverInfo in _meta', async () => {
+    const { result } = (await modern('tools/list')).body;
+    expect(result.resultType).toBe('complete');
+    expect(result.ttlMs).toBe(300_000);
+    expect(result.cacheScope).toBe('public');
+    expect(result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'nz-grocery-prices' });
+  });
+
+  it('wraps array outputs as {result} for 2025-era clients, which require an object root', async () => {
+    const listed = (await legacy('tools/list')).body.result.tools as Json[];
+    const retailers = listed.find((t) => t.name === 'list_retailers')!;
+    expect(retailers.outputSchema).toMatchObject({ type: 'object', required: ['result'], properties: { result: { type: 'array' } } });
+    expect(listed.find((t) => t.name === 'get_listing')!.outputSchema.type).toBe('object');
+    expect(retailers.annotations).toEqual(READ_ONLY);
+  });
+});
+
+describe('tools/call', () => {
+  /** Calls `name` over 2026-07-28 and checks the result is exactly the REST answer at `url`. */
+  async function expectSameAsRest(name: string, args: Json, url: string) {
+    const r = await modern('tools/call', { name, arguments: args });
+    expect(r.status).toBe(200);
+    const expected = await rest(url);
+    expect(expected.status).toBe(200);
+    const { result } = r.body;
+    expect(result.isError ?? false).toBe(false);
+    expect(result.structuredContent).toEqual(expected.body);
+    expect(result.content).toEqual([{ type: 'text', text: expected.text }]);
+    expect(result.resultType).toBe('complete');
+    expect(result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'nz-grocery-prices' });
+    return result;
+  }
+
+  it('list_retailers returns the REST body', async () => {
+    const result = await expectSameAsRest('list_retailers', {}, '/api/v1/retailers');
+    expect(result.structuredContent).toHaveLength(6);
+  });
+
+  it('search_listings with q returns the REST body, defaults and coercion included', async () => {
+    const all = await expectSameAsRest('search_listings', { q: 'beef mince' }, '/api/v1/listings?q=beef%20mince');
+    expect(all.structuredContent.length).toBeGreaterThan(3);
+    await expectSameAsRest('search_listings', { q: 'beef', limit: 3 }, '/api/v1/listings?q=beef&limit=3');
+    await expectSameAsRest('search_listings', { q: 'beef', limit: '3', retailer: 'paknsave' }, '/api/v1/listings?q=beef&limit=3&retailer=paknsave');
+  });
+
+  it('get_listing returns the REST body for a seeded listing (id as number or string)', async () => {
+    const id = listing('woolworths:42246');
+    const result = await expectSameAsRest('get_listing', { id }, `/api/v1/listings/${id}`);
+    expect(result.structuredContent.id).toBe(id);
+    await expectSameAsRest('get_listing', { id: String(id) }, `/api/v1/listings/${id}`);
+    const history = listing('woolworths:133211');
+    await expectSameAsRest('get_listing_history', { id: history }, `/api/v1/listings/${history}/history`);
+    await expectSameAsRest('get_product', { id: seed.productId }, `/api/v1/products/${seed.productId}`);
+  });
+
+  it('an unknown listing is a tool error carrying the REST 404 Error body', async () => {
+    const r = await modern('tools/call', { name: 'get_listing', arguments: { id: 2_000_000_000 } });
+    expect(r.status).toBe(200);
+    const expected = await rest('/api/v1/listings/2000000000');
+    expect(expected.status).toBe(404);
+    const { result } = r.body;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toEqual(expected.body);
+    expect(result.structuredContent.error.status).toBe(404);
+    expect(result.content).toEqual([{ type: 'text', text: expected.text }]);
+  });
+
+  it('a bad parameter is a tool error carrying the REST 400 Error body', async () => {
+    for (const [args, url] of [
+      [{ q: 'beef', limit: 0 }, '/api/v1/listings?q=beef&limit=0'],
+      [{ q: 'x'.repeat(101) }, `/api/v1/listings?q=${'x'.repeat(101)}`],
+      [{ q: 'beef', retailer: 'aldi' }, '/api/v1/listings?q=beef&retailer=aldi'],
+    ] as const) {
+      const r = await modern('tools/call', { name: 'search_listings', arguments: args });
+      const expected = await rest(url);
+      expect(expected.status).toBe(400);
+      expect(r.body.result.isError).toBe(true);
+      expect(r.body.result.structuredContent).toEqual(expected.body);
+      expect(r.body.result.content[0].text).toBe(expected.text);
+    }
+    const notInt = await modern('tools/call', { name: 'get_listing', arguments: { id: 'abc' } });
+    expect(notInt.body.result).toMatchObject({ isError: true, structuredContent: { error: { status: 400 } } });
+    expect(notInt.body.result.structuredContent.error.message).toContain('id');
+  });
+
+  it('an unknown or internal tool is an invalid-params error, never a 500', async () => {
+    for (const name of ['drop_tables', 'healthz']) {
+      const r = await modern('tools/call', { name, arguments: {} });
+      expect(r.status).toBe(200);
+      expect(r.body.error).toMatchObject({ code: -32602, message: expect.stringContaining(name) });
+    }
+  });
+
+  it('2025-era calls get the same JSON, arrays wrapped as {result}', async () => {
+    const retailers = await legacy('tools/call', { name: 'list_retailers', arguments: {} });
+    const expected = await rest('/api/v1/retailers');
+    expect(retailers.status).toBe(200);
+    expect(retailers.body.result.structuredContent).toEqual({ result: expected.body });
+    expect(retailers.body.result.content).toEqual([{ type: 'text', text: expected.text }]);
+    expect(retailers.body.result.resultType).toBeUndefined();
+
+    const id = listing('woolworths:42246');
+    const detail = await legacy('tools/call', { name: 'get_listing', arguments: { id } }, '2025-06-18');
+    const restDetail = await rest(`/api/v1/listings/${id}`);
+    expect(detail.body.result.structuredContent).toEqual(restDetail.body);
+    expect(detail.body.result.content[0].text).toBe(restDetail.text);
+  });
+});
+
+describe('2026-07-28 validation ladder', () => {
+  it('server/discover names the revision, capabilities and server, cacheable', async () => {
+    const r = await modern('server/discover');
+    expect(r.status).toBe(200);
+    const { result } = r.body;
+    expect(result.supportedVersions).toContain(MODERN);
+    expect(result.capabilities).toMatchObject({ tools: {}, resources: {} });
+    expect(result.resultType).toBe('complete');
+    expect(result).toMatchObject({ ttlMs: 300_000, cacheScope: 'public' });
+    expect(result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'nz-grocery-prices', version: expect.any(String) });
+  });
+
+  it('Mcp-Method or Mcp-Name disagreeing with the body is 400 with -32020', async () => {
+    const method = await modern('tools/list', {}, { headers: { 'mcp-method': 'resources/list' } });
+    expect(method.status).toBe(400);
+    expect(method.body.error.code).toBe(-32020);
+    const name = await modern('tools/call', { name: 'list_retailers', arguments: {} }, { headers: { 'mcp-name': 'get_listing' } });
+    expect(name.status).toBe(400);
+    expect(name.body.error.code).toBe(-32020);
+    expect(name.body.result).toBeUndefined();
+  });
+
+  it('a protocol-version header disagreeing with the envelope is 400 with -32020', async () => {
+    const r = await modern('tools/list', {}, { headers: { 'mcp-protocol-version': '2025-11-25' } });
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe(-32020);
+  });
+
+  it('an unsupported revision is 400 with -32022 naming the supported ones', async () => {
+    const message = { jsonrpc: '2.0', id: nextId++, method: 'tools/list', params: { _meta: { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } };
+    const r = await send(app, JSON.stringify(message), { 'mcp-protocol-version': '2099-01-01', 'mcp-method': 'tools/list' });
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe(-32022);
+    expect(r.body.error.data.supported).toContain(MODERN);
+    expect(r.body.id).toBe(message.id);
+  });
+
+  it('an unknown method is 404 with -32601, in both eras', async () => {
+    const m = await modern('prices/teleport');
+    expect(m.status).toBe(404);
+    expect(m.body.error.code).toBe(-32601);
+    const l = await legacy('prices/teleport');
+    expect(l.status).toBe(404);
+    expect(l.body.error.code).toBe(-32601);
+  });
+
+  it('malformed JSON is 400 with -32700 (a JSON-RPC error, not the REST Error body)', async () => {
+    for (const payload of ['{"jsonrpc": "2.0", "id": 1, "method": ', 'not json at all']) {
+      const r = await send(app, payload, { 'mcp-protocol-version': MODERN });
+      expect(r.status).toBe(400);
+      expect(r.body.jsonrpc).toBe('2.0');
+      expect(r.body.error.code).toBe(-32700);
+      expect(r.body.id).toBeNull();
+    }
+  });
+
+  it('a body that is not application/json is 415', async () => {
+    const r = await app.inject({ method: 'POST', url: '/mcp', headers: { 'content-type': 'text/plain', accept: ACCEPT }, payload: '{}' });
+    expect(r.statusCode).toBe(415);
+    expect(r.json().error.code).toBe(-32000);
+  });
+
+  it('a 2025-era request naming a revision outside 2025-03-26..2025-11-25 is 400, a JSON-RPC error', async () => {
+    const r = await legacy('tools/list', {}, '2024-11-05');
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number), message: expect.stringContaining('2024-11-05') } });
+  });
+
+  it('subscriptions/listen is acknowledged with nothing to listen to and ends at once', async () => {
+    const message = { jsonrpc: '2.0', id: nextId++, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: ENVELOPE } };
+    const r = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
+      payload: JSON.stringify(message),
+    });
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['mcp-session-id']).toBeUndefined();
+    expect(r.headers['cache-control']).toBe('public, max-age=300');
+    const events = r.body.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as Json);
+    expect(events[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: {} } });
+    expect(events.at(-1)).toMatchObject({ id: message.id, result: { resultType: 'complete' } });
+  });
+
+  it('notifications are accepted with 202 and no body, in both eras', async () => {
+    const m = await modern('notifications/initialized', {}, { notification: true });
+    expect(m.status).toBe(202);
+    expect(m.text).toBe('');
+    const l = await legacy('notifications/initialized', {}, '2025-11-25', { notification: true });
+    expect(l.status).toBe(202);
+    expect(l.text).toBe('');
+  });
+});
+
+describe('legacy initialize handshake', () => {
+  it.each(['2025-03-26', '2025-06-18', '2025-11-25'])('%s is answered as JSON with that revision and no session', async (version) => {
+    const r = await legacy('initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'vitest', version: '1.0.0' } });
+    expect(r.status).toBe(200);
+    expect(String(r.headers['content-type'])).toMatch(/^application\/json/);
+    expect(r.headers['mcp-session-id']).toBeUndefined();
+    expect(r.body.result.protocolVersion).toBe(version);
+    expect(r.body.result.serverInfo).toMatchObject({ name: 'nz-grocery-prices' });
+    expect(r.body.result.capabilities).toMatchObject({ tools: {}, resources: {} });
+    expect(r.body.result.resultType).toBeUndefined();
+  });
+
+  it('an older revision is counter-offered the newest legacy one', async () => {
+    const r = await legacy('initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'vitest', version: '1.0.0' } });
+    expect(r.status).toBe(200);
+    expect(r.body.result.protocolVersion).toBe('2025-11-25');
+  });
+});
+
+describe('HTTP surface', () => {
+  it.each(['GET', 'DELETE'] as const)('%s /mcp is 405 with Allow: POST and the Error body', async (method) => {
+    const r = await app.inject({ method, url: '/mcp', headers: { accept: ACCEPT, 'mcp-protocol-version': '2025-11-25' } });
+    expect(r.statusCode).toBe(405);
+    expect(r.headers.allow).toBe('POST');
+    expect(r.headers['mcp-session-id']).toBeUndefined();
+    expect(r.json()).toEqual({ error: { status: 405, message: expect.stringContaining(method) } });
+  });
+
+  it('is an ordinary route: the app hooks add Cache-Control and the rate-limit headers', async () => {
+    const r = await modern('tools/list');
+    expect(r.headers['cache-control']).toBe('public, max-age=300');
+    expect(r.headers['ratelimit-limit']).toBeDefined();
+    expect(r.headers['ratelimit-policy']).toBeDefined();
+  });
+});
+
+describe('resources', () => {
+  const BASE = 'https://prices.example.nz';
+  const manifest = { day: '2026-08-03', licence: 'CC BY 4.0', generated_at: '2026-08-03T15:00:00Z', files: [] };
+  let bare: FastifyInstance;
+  let exported: Record<string, unknown> | null = null;
+  const documents: MetaDocuments = {
+    openapi: { openapi: '3.1.0' },
+    openapiJson: '{"openapi":"3.1.0","info":{"title":"test document"}}',
+    openapiYaml: 'openapi: 3.1.0\n',
+    llmsTxt: '# index\n',
+    llmsFullTxt: '# Full reference\n\nEvery operation, in Markdown.\n',
+    exportManifest: async () => exported,
+  };
+
+  beforeAll(async () => {
+    bare = Fastify();
+    await registerMcp(bare, { run: createExecutor(db), operations, documents, env: loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PUBLIC_URL: `${BASE}/` }) });
+    await bare.ready();
+  });
+  afterAll(async () => bare?.close());
+
+  it('lists the OpenAPI document, llms-full.txt and the export manifest under the public URL', async () => {
+    const r = await modern('resources/list', {}, { target: bare });
+    expect(r.status).toBe(200);
+    const listed = r.body.result.resources as Json[];
+    expect(listed.map((x) => [x.uri, x.mimeType])).toEqual([
+      [`${BASE}/openapi.json`, 'application/json'],
+      [`${BASE}/llms-full.txt`, 'text/markdown'],
+      [`${BASE}/data/latest/manifest.json`, 'application/json'],
+    ]);
+    expect(r.body.result).toMatchObject({ resultType: 'complete', ttlMs: 300_000, cacheScope: 'public' });
+  });
+
+  it('reads back exactly the documents it was given', async () => {
+    const openapi = await modern('resources/read', { uri: `${BASE}/openapi.json` }, { target: bare });
+    expect(openapi.body.result.contents).toEqual([{ uri: `${BASE}/openapi.json`, mimeType: 'application/json', text: documents.openapiJson }]);
+    const llms = await modern('resources/read', { uri: `${BASE}/llms-full.txt` }, { target: bare });
+    expect(llms.body.result.contents).toEqual([{ uri: `${BASE}/llms-full.txt`, mimeType: 'text/markdown', text: documents.llmsFullTxt }]);
+    expect(llms.body.result).toMatchObject({ ttlMs: 300_000, cacheScope: 'public' });
+  });
+
+  it('the manifest is resource-not-found until an export has run, then its JSON', async () => {
+    const uri = `${BASE}/data/latest/manifest.json`;
+    exported = null;
+    const missing = await modern('resources/read', { uri }, { target: bare });
+    expect(missing.status).toBe(200);
+    expect(missing.body.error).toMatchObject({ code: -32602, data: { uri } });
+    exported = manifest;
+    const found = await modern('resources/read', { uri }, { target: bare });
+    expect(JSON.parse(found.body.result.contents[0].text)).toEqual(manifest);
+    expect(found.body.result.contents[0].mimeType).toBe('application/json');
+  });
+
+  it('an unknown resource is an error, never a 500', async () => {
+    const r = await modern('resources/read', { uri: `${BASE}/secrets.txt` }, { target: bare });
+    expect(r.status).toBeLessThan(500);
+    expect(r.body.error.code).toBe(-32602);
+  });
+
+  it('the assembled server serves the documents it generated', async () => {
+    const r = await modern('resources/read', { uri: 'http://localhost:8080/openapi.json' });
+    const served = await app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(r.body.result.contents[0].text).toBe(served.body);
+  });
+});
