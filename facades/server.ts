@@ -10,7 +10,7 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { ContextSource } from '../src/context.js';
-import type { Env } from '../src/env.js';
+import { publicBaseUrl, type Env } from '../src/env.js';
 import { createExecutor, errorBody } from './execute.js';
 import { registerGraphql } from './graphql.js';
 import { registerCaching } from './http/caching.js';
@@ -33,11 +33,6 @@ export interface ServerOptions {
   rateLimit?: RateLimitOverrides;
 }
 
-/** The base URL used in generated links: PUBLIC_URL, else the listening address. */
-export function baseUrl(env: Readonly<Pick<Env, 'PUBLIC_URL' | 'PORT'>>): string {
-  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
-}
-
 /**
  * Builds the server (routes registered, not listening). Call `listen` on it, or `inject` in tests.
  * @throws when an operation document is missing or invalid against the schema.
@@ -54,7 +49,12 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
     },
   });
 
-  await app.register(cors, { origin: '*', credentials: false });
+  await app.register(cors, {
+    origin: '*',
+    credentials: false,
+    // Let browser scripts read the budget and the entity tag (CORS exposes none of them by default).
+    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'ETag'],
+  });
 
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('cache-control', CACHE_CONTROL);
@@ -76,7 +76,7 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   await registerCaching(app);
 
   const run = createExecutor(db);
-  const documents = buildMetaDocuments(operations, baseUrl(env));
+  const documents = buildMetaDocuments(operations, publicBaseUrl(env));
   registerRestRoutes(app, run, operations);
   registerMeta(app, documents);
   registerGraphql(app, { db, env });

@@ -59,5 +59,10 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Readonly<Env> 
   return Object.freeze(parsed.data);
 }
 
+/** The public base URL (no trailing slash) for generated links: PUBLIC_URL, else the local address. */
+export function publicBaseUrl(env: Readonly<Pick<Env, 'PUBLIC_URL' | 'PORT'>>): string {
+  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+}
+
 /** Repository root (for schema/ and prisma/ files). */
 export const ROOT_DIR = root;

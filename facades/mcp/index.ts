@@ -13,11 +13,10 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Env } from '../../src/env.js';
+import { publicBaseUrl, type Env } from '../../src/env.js';
 import { errorBody, type Executor } from '../execute.js';
 import type { MetaDocuments } from '../meta/index.js';
 import type { AnyOperation } from '../operation.js';
-import { baseUrl } from '../server.js';
 import { createMcpEndpoint, type McpEndpoint } from './http.js';
 import { createServerFactory } from './server.js';
 
@@ -47,7 +46,7 @@ export async function registerMcp(app: FastifyInstance, opts: McpOptions): Promi
     run: opts.run,
     operations: opts.operations,
     documents: opts.documents,
-    baseUrl: baseUrl(opts.env),
+    baseUrl: publicBaseUrl(opts.env),
     onFailure: (op, cause) => app.log.error({ err: cause, operation: op.name }, 'operation failed'),
   });
   const endpoint = createMcpEndpoint(factory, (err) => app.log.debug({ err }, 'mcp request rejected'));

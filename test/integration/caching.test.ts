@@ -1,0 +1,160 @@
+/**
+ * Conditional requests and caching rules (api-spec Global conventions "Caching", "CORS";
+ * get_index_latest) through the assembled server against a real PostgreSQL holding real prices:
+ * ETag on GET 200s, If-None-Match → 304 without a body, Cache-Control everywhere, no cookies.
+ */
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from '../../facades/server.js';
+import { loadEnv } from '../../src/env.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { seedRealPrices, type Seeded } from '../helpers/prices.js';
+
+let db: TestDatabase;
+let app: FastifyInstance;
+let seed: Seeded;
+
+const ETAG = /^"[A-Za-z0-9_-]{27}"$/;
+
+const req = async (url: string, opts: Omit<InjectOptions, 'url'> = {}) => {
+  const r = await app.inject({ method: 'GET', url, ...opts });
+  return { status: r.statusCode, headers: r.headers, body: r.body, etag: r.headers.etag as string | undefined };
+};
+
+beforeAll(async () => {
+  db = await createTestDatabase('caching');
+  seed = await seedRealPrices(db.pool);
+  app = await createServer({ db, env: loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }) });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await db?.drop();
+});
+
+describe('ETag and If-None-Match', () => {
+  it('tags GET /api/v1/retailers, stably, and answers a matching If-None-Match with 304 and no body', async () => {
+    const first = await req('/api/v1/retailers');
+    expect(first.status).toBe(200);
+    expect(first.etag).toMatch(ETAG);
+    expect(first.headers['cache-control']).toBe('public, max-age=300');
+    expect((await req('/api/v1/retailers')).etag).toBe(first.etag);
+
+    const etag = first.etag as string;
+    const notModified = await req('/api/v1/retailers', { headers: { 'if-none-match': etag } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.body).toBe('');
+    expect(notModified.etag).toBe(etag);
+    expect(notModified.headers['cache-control']).toBe('public, max-age=300');
+    expect(notModified.headers['content-type']).toBeUndefined();
+    expect(notModified.headers['content-length']).toBeUndefined();
+    // 304 still counts against the budget and says so.
+    expect(notModified.headers['ratelimit-remaining']).toMatch(/^\d+$/);
+  });
+
+  it('matches If-None-Match lists, weak tags and *; a different tag gets the full body', async () => {
+    const { etag, body } = await req('/api/v1/retailers');
+    const e = etag as string;
+    for (const header of [`"nope", ${e}`, `W/${e}`, '*', `"a",W/${e} , "b"`]) {
+      const r = await req('/api/v1/retailers', { headers: { 'if-none-match': header } });
+      expect(r.status, header).toBe(304);
+      expect(r.body, header).toBe('');
+    }
+    for (const header of ['"nope"', `${e.slice(0, -2)}x"`, '']) {
+      const r = await req('/api/v1/retailers', { headers: { 'if-none-match': header } });
+      expect(r.status, header).toBe(200);
+      expect(r.body, header).toBe(body);
+      expect(r.etag).toBe(e);
+    }
+  });
+
+  it('answers HEAD with the same tag and 304s it too', async () => {
+    const { etag } = await req('/api/v1/retailers');
+    const head = await req('/api/v1/retailers', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.etag).toBe(etag);
+    const cond = await req('/api/v1/retailers', { method: 'HEAD', headers: { 'if-none-match': etag as string } });
+    expect(cond.status).toBe(304);
+  });
+
+  it('gives different resources different tags', async () => {
+    const ids = [...seed.listingIds.values()].slice(0, 2);
+    const urls = ['/api/v1/retailers', '/api/v1/stores', `/api/v1/listings/${ids[0]}`, `/api/v1/listings/${ids[1]}`];
+    const tags: string[] = [];
+    for (const url of urls) {
+      const r = await req(url);
+      expect(r.status, url).toBe(200);
+      expect(r.etag, url).toMatch(ETAG);
+      tags.push(r.etag as string);
+    }
+    expect(new Set(tags).size).toBe(urls.length);
+    // Another resource's tag does not match.
+    expect((await req(urls[2], { headers: { 'if-none-match': tags[3] } })).status).toBe(200);
+  });
+
+  it('never tags or 304s an error response', async () => {
+    for (const url of ['/api/v1/listings/999999999', '/api/v1/listings/abc', '/api/v1/no-such-thing']) {
+      const r = await req(url, { headers: { 'if-none-match': '*' } });
+      expect(r.status, url).toBeGreaterThanOrEqual(400);
+      expect(r.etag, url).toBeUndefined();
+      expect(JSON.parse(r.body).error.status).toBe(r.status);
+    }
+  });
+
+  it('does not tag /graphql, /mcp or /healthz', async () => {
+    const health = await req('/healthz');
+    expect(health.status).toBe(200);
+    expect(health.etag).toBeUndefined();
+    const gql = await req('/graphql?query=%7B__typename%7D', { headers: { accept: 'application/json' } });
+    expect(gql.etag).toBeUndefined();
+    const mcp = await req('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    expect(mcp.etag).toBeUndefined();
+  });
+
+  // The meta documents and index/latest are built elsewhere; once served, they must be tagged.
+  it.each(['/openapi.json', '/openapi.yaml', '/llms.txt', '/llms-full.txt', '/api/v1/index/latest'])(
+    'tags %s when it is served (200), and 304s it',
+    async (url) => {
+      const r = await req(url);
+      if (r.status !== 200) {
+        expect(r.etag).toBeUndefined();
+        return;
+      }
+      expect(r.etag).toMatch(ETAG);
+      const cond = await req(url, { headers: { 'if-none-match': r.etag as string } });
+      expect(cond.status).toBe(304);
+      expect(cond.body).toBe('');
+    },
+  );
+});
+
+describe('Cache-Control and cookies', () => {
+  it('sends Cache-Control and never Set-Cookie, on every kind of response', async () => {
+    const { etag } = await req('/api/v1/retailers');
+    const cases: [string, Omit<InjectOptions, 'url'>][] = [
+      ['/api/v1/retailers', {}],
+      ['/api/v1/retailers', { headers: { 'if-none-match': etag as string } }],
+      ['/api/v1/retailers', { method: 'HEAD' }],
+      ['/api/v1/listings/abc', {}],
+      ['/api/v1/no-such-thing', {}],
+      ['/api/v1/retailers', { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } }],
+      ['/healthz', {}],
+      ['/openapi.json', {}],
+      ['/llms.txt', {}],
+      ['/data/latest/manifest.json', {}],
+      ['/graphql?query=%7B__typename%7D', {}],
+      ['/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, payload: { jsonrpc: '2.0', id: 1, method: 'ping' } }],
+      ['/nowhere', {}],
+    ];
+    for (const [url, opts] of cases) {
+      const r = await req(url, opts);
+      const label = `${opts.method ?? 'GET'} ${url} → ${r.status}`;
+      expect(r.headers['set-cookie'], label).toBeUndefined();
+      expect(r.headers['cache-control'], label).toBe('public, max-age=300');
+    }
+  });
+});
