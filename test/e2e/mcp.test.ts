@@ -73,23 +73,29 @@ afterAll(async () => {
 
 const toolNames = operations.filter((op) => !op.internal).map((op) => op.name).sort();
 
+/**
+ * Both eras: the server names itself, lists every registry tool read-only, and list_retailers
+ * answers the REST body (as `structured(body)`) plus its exact text.
+ */
+async function expectToolsAndRetailers(client: Awaited<ReturnType<typeof connect>>['client'], structured: (body: unknown) => unknown) {
+  expect(client.getServerVersion()).toMatchObject({ name: 'nz-grocery-prices' });
+  const { tools } = await client.listTools();
+  expect(tools.map((t) => t.name).sort()).toEqual(toolNames);
+  for (const t of tools) expect(t.annotations, t.name).toEqual(READ_ONLY);
+  const retailers = await client.callTool({ name: 'list_retailers', arguments: {} });
+  const restRetailers = await rest('/api/v1/retailers');
+  expect(retailers.isError ?? false).toBe(false);
+  expect(retailers.structuredContent).toEqual(structured(restRetailers.body));
+  expect(retailers.content).toEqual([{ type: 'text', text: restRetailers.text }]);
+}
+
 describe('2026-07-28 era (server/discover, per-request _meta)', () => {
   it('negotiates 2026-07-28, lists the tools and calls them with REST-identical results', async () => {
     const { client, seen } = await connect('auto');
     try {
       expect(client.getProtocolEra()).toBe('modern');
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
-      expect(client.getServerVersion()).toMatchObject({ name: 'nz-grocery-prices' });
-
-      const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(toolNames);
-      for (const t of tools) expect(t.annotations, t.name).toEqual(READ_ONLY);
-
-      const retailers = await client.callTool({ name: 'list_retailers', arguments: {} });
-      const restRetailers = await rest('/api/v1/retailers');
-      expect(retailers.isError ?? false).toBe(false);
-      expect(retailers.structuredContent).toEqual(restRetailers.body);
-      expect(retailers.content).toEqual([{ type: 'text', text: restRetailers.text }]);
+      await expectToolsAndRetailers(client, (body) => body);
 
       const id = seed.listingIds.get('woolworths:42246')!;
       const detail = await client.callTool({ name: 'get_listing', arguments: { id } });
@@ -133,16 +139,8 @@ describe('legacy era (2025-11-25 initialize handshake)', () => {
     try {
       expect(client.getProtocolEra()).toBe('legacy');
       expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
-      expect(client.getServerVersion()).toMatchObject({ name: 'nz-grocery-prices' });
-
-      const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(toolNames);
-      for (const t of tools) expect(t.annotations, t.name).toEqual(READ_ONLY);
-
-      const retailers = await client.callTool({ name: 'list_retailers', arguments: {} });
-      const restRetailers = await rest('/api/v1/retailers');
-      expect(retailers.structuredContent).toEqual({ result: restRetailers.body });
-      expect(retailers.content).toEqual([{ type: 'text', text: restRetailers.text }]);
+      // 2025-era structuredContent must be an object: the SDK wraps an array body as {result}.
+      await expectToolsAndRetailers(client, (body) => ({ result: body }));
 
       const id = seed.listingIds.get('woolworths:133211')!;
       const detail = await client.callTool({ name: 'get_listing', arguments: { id: String(id) } });
