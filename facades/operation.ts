@@ -44,7 +44,7 @@ export interface Operation<P extends z.ZodType = z.ZodType, D = unknown, R = unk
   shape(data: D, params: z.output<P>): R;
   /** Response media type (default application/json; healthz answers text/plain). */
   contentType?: 'application/json' | 'text/plain; charset=utf-8';
-  /** A meta route (healthz): documented, but not exposed as an MCP tool. */
+  /** Documented, but not exposed as an MCP tool (healthz; suggest, which api-spec leaves out of the tools). */
   internal?: boolean;
 }
 
@@ -91,6 +91,18 @@ export function optionalText(max: number, description?: string) {
       .max(max, `must be at most ${max} characters`)
       .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
       .optional(),
+  );
+  return description ? schema.describe(description) : schema;
+}
+
+/** Required text parameter of 1 to `max` characters (code points); NUL refused as in {@link optionalText}. */
+export function requiredText(max: number, description?: string) {
+  const schema = z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: (issue) => (issue.input === undefined ? `is required (1 to ${max} characters)` : 'must be text') })
+      .max(max, `must be at most ${max} characters`)
+      .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
   );
   return description ? schema.describe(description) : schema;
 }

@@ -14,11 +14,17 @@ import getProductHistory from './operations/get_product_history.js';
 import healthz from './operations/healthz.js';
 import listRetailers from './operations/list_retailers.js';
 import listStores from './operations/list_stores.js';
+import lookupGtin from './operations/lookup_gtin.js';
 import searchListings from './operations/search_listings.js';
+import searchProducts from './operations/search_products.js';
+import suggest from './operations/suggest.js';
 
 /** Every operation, in documentation order. */
 export const operations: readonly AnyOperation[] = [
+  searchProducts,
   searchListings,
+  suggest,
+  lookupGtin,
   getProduct,
   getProductHistory,
   getListing,

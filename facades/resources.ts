@@ -78,6 +78,39 @@ export const ListingCard = named(
   }),
 );
 
+/** api-spec ProductGroup. */
+export const ProductGroup = named(
+  'ProductGroup',
+  'One product with its offers at every chain, cheapest first; a listing not yet linked is its own group with product_id null.',
+  z.object({
+    product_id: z.int().nullable().describe('Null for a listing not yet linked'),
+    name: z.string(),
+    brand: z.string().nullable(),
+    size_text: z.string().nullable(),
+    image: ImagePath.nullable(),
+    generic_id: z.int().nullable(),
+    generic_label: z.string().nullable().describe('The generic the product belongs to'),
+    offers: z.array(ListingCard).describe('Every chain\'s listing, available and cheapest first'),
+  }),
+);
+
+/** api-spec Suggestion. */
+export const Suggestion = named(
+  'Suggestion',
+  'A type-ahead suggestion.',
+  z.object({
+    kind: z.enum(['category', 'brand', 'product', 'listing']),
+    id: z.int().nullable().describe('Product or listing id; null for categories and brands'),
+    label: z.string(),
+    detail: z.string().nullable(),
+    href: z.string().describe('Site path to open'),
+    price: Cents.nullable(),
+    promo_price: Cents.nullable(),
+    promo_kind: PromoKind.nullable(),
+    image: ImagePath.nullable(),
+  }),
+);
+
 /** api-spec Retailer. */
 export const Retailer = named(
   'Retailer',
@@ -292,6 +325,8 @@ export const ProductDetail = named(
 
 /** TypeScript types of the resources. */
 export type ListingCard = z.infer<typeof ListingCard>;
+export type ProductGroup = z.infer<typeof ProductGroup>;
+export type Suggestion = z.infer<typeof Suggestion>;
 export type Retailer = z.infer<typeof Retailer>;
 export type Store = z.infer<typeof Store>;
 export type CurrentPrice = z.infer<typeof CurrentPrice>;

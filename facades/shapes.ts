@@ -2,7 +2,7 @@
  * Pure shaping helpers shared by operations: GraphQL result fragments (already aliased to the
  * contract's field names by the persisted documents) → contract JSON. Money in integer NZ cents.
  */
-import type { DailyStats, ListingCard } from './resources.js';
+import type { DailyStats, ListingCard, ProductGroup } from './resources.js';
 
 /** The `current { ... }` selection of the documents (a CurrentPrice, aliased). */
 export interface CurrentData {
@@ -65,4 +65,30 @@ export function listingCard(d: ListingCardData): ListingCard {
 /** DailyStats, or an empty object when there are no days (api-spec: "an empty object when none"). */
 export function statsOrEmpty(s: DailyStats): DailyStats | Record<string, never> {
   return s.day.length === 0 ? {} : s;
+}
+
+/** The ProductGroup selection of the documents. */
+export interface ProductGroupData {
+  product_id: number | null;
+  name: string;
+  brand: string | null;
+  size_text: string | null;
+  image: string | null;
+  generic_id: number | null;
+  generic_label: string | null;
+  offers: ListingCardData[];
+}
+
+/** A product group in the contract's field order, its offers as listing cards. */
+export function productGroup(g: ProductGroupData): ProductGroup {
+  return {
+    product_id: g.product_id,
+    name: g.name,
+    brand: g.brand,
+    size_text: g.size_text,
+    image: g.image,
+    generic_id: g.generic_id,
+    generic_label: g.generic_label,
+    offers: g.offers.map(listingCard),
+  };
 }

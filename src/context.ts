@@ -19,6 +19,8 @@ import {
   type StorePrice,
 } from './services/prices.js';
 import { productFacts, type ProductFacts } from './services/products.js';
+import type { SearchBackend } from './search/backend.js';
+import { createEmbeddedBackend } from './search/embedded.js';
 
 /** Request-scoped batch loaders (keys are database ids). */
 export interface Loaders {
@@ -42,13 +44,19 @@ export interface Loaders {
 export interface Context {
   prisma: PrismaClient;
   pool: pg.Pool;
+  /** The search backend of the process (embedded over `pool` unless configured otherwise). */
+  search: SearchBackend;
   loaders: Loaders;
 }
 
-/** The database handles a context is built from (a `Database` from src/db/database.ts fits). */
+/**
+ * The handles a context is built from (a `Database` from src/db/database.ts fits). Without
+ * `search`, the embedded backend over `pool` is used.
+ */
 export interface ContextSource {
   prisma: PrismaClient;
   pool: pg.Pool;
+  search?: SearchBackend;
 }
 
 function loader<V>(fetch: (keys: readonly number[]) => Promise<Map<number, V>>, missing: () => V): DataLoader<number, V> {
@@ -64,6 +72,7 @@ export function createContext(db: ContextSource): Context {
   return {
     prisma: db.prisma,
     pool,
+    search: db.search ?? createEmbeddedBackend(pool),
     loaders: {
       currentPrice: loader<CurrentSpan | null>((ids) => currentNationalSpans(pool, ids), () => null),
       storePrices: loader<StorePrice[]>((ids) => storePrices(pool, ids), () => []),

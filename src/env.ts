@@ -23,6 +23,10 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Public base URL used in links (docs, bulk_data). */
   PUBLIC_URL: z.string().url().optional(),
+  /** Elasticsearch URL; when set, search runs on Elasticsearch instead of the embedded backend. */
+  ELASTICSEARCH_URL: z.string().url().optional(),
+  /** Alias the Elasticsearch backend reads (each reindex builds a new index and swaps this alias). */
+  ELASTICSEARCH_ALIAS: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _').default('nzgp-listings'),
   /** Redis URL for the shared per-IP budget; when unset the budget is kept in process memory. */
   REDIS_URL: z.string().url().optional(),
   /**

@@ -23,6 +23,12 @@ export const WINDOW_SECONDS = 60;
  */
 export const SEARCH_PER_MINUTE = 60;
 
+/**
+ * suggest a minute: a type-ahead sends one request per keystroke pause; each is a few indexed
+ * prefix scans. Twice the search figure.
+ */
+export const SUGGEST_PER_MINUTE = 120;
+
 /** listingHistory and productHistory a minute: each reads a whole span history (years of prices). */
 export const HISTORY_PER_MINUTE = 60;
 
@@ -44,6 +50,9 @@ export const CATALOGUE_PER_MINUTE = 30;
  */
 export const FIELD_LIMITS: Readonly<Record<string, number>> = {
   searchListings: SEARCH_PER_MINUTE,
+  searchProducts: SEARCH_PER_MINUTE,
+  suggest: SUGGEST_PER_MINUTE,
+  gtin: LOOKUP_PER_MINUTE,
   listingHistory: HISTORY_PER_MINUTE,
   productHistory: HISTORY_PER_MINUTE,
   listing: LOOKUP_PER_MINUTE,

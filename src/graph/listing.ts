@@ -61,7 +61,8 @@ const DailyStatsRef = builder.objectRef<DailyStatsColumns>('DailyStats').impleme
 /** Selection shared by the retailer name and slug fields (one relation, one shape). */
 const RETAILER_SELECT = { retailer: { select: { slug: true, name: true } } } as const;
 
-builder.prismaObject('Listing', {
+/** The Listing object type (exported for fields that return prefetched listing rows). */
+export const ListingRef = builder.prismaObject('Listing', {
   description: "One chain's product: its own name, size and barcode.",
   fields: (t) => ({
     id: t.exposeInt('id'),
@@ -125,14 +126,14 @@ builder.prismaObject('Listing', {
 builder.queryFields((t) => ({
   searchListings: t.prismaField({
     type: ['Listing'],
-    description: 'Listings whose name contains q (case-insensitive), best match first; without q, recently seen.',
+    description: 'Listings matching q (name, brand, category or barcode digits; typo- and accent-tolerant), best match first; without q, recently seen.',
     args: {
       q: t.arg.string({ description: 'At most 100 characters.' }),
       retailer: t.arg.string({ description: 'Retailer slug; unknown gives BAD_REQUEST.' }),
       limit: t.arg.int({ defaultValue: LISTING_LIMIT.default, description: '1 to 100.' }),
     },
     resolve: async (query, _root, args, ctx) => {
-      const ids = await searchListingIds(ctx.pool, args);
+      const ids = await searchListingIds(ctx, args);
       return orderByIds(ids, await ctx.prisma.listing.findMany({ ...query, where: { id: { in: ids } } }));
     },
   }),

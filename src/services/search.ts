@@ -1,30 +1,45 @@
 /**
- * Listing search (api-spec search_listings): a plain, case-insensitive substring match on the
- * listing name (ILIKE on escaped input, served by the pg_trgm index `listing_name_trgm_idx`),
- * ranked exact name first, then names starting with the text, then trigram similarity. Without a
- * query, the most recently seen listings. The SearchBackend abstraction of DESIGN.md comes later.
+ * Catalogue search shared by every backend (api-spec "Search"): parameter rules, barcode digits
+ * first, "recently seen" without a query, grouping ranked listings into products, type-ahead and
+ * exact barcode lookup. The text ranking itself is the SearchBackend's (src/search). Ids only:
+ * names, offers and prices are resolved by the graph from PostgreSQL.
  */
 import type pg from 'pg';
 import { BadRequest } from '../errors.js';
+import type { SearchBackend, SuggestionHit } from '../search/backend.js';
 
-/** Longest accepted query text (api-spec Limits: `q`). */
+/** Longest accepted query text, in characters (api-spec Limits: `q`). */
 export const MAX_QUERY_LENGTH = 100;
 /** search_listings `limit`: default and bounds (api-spec Limits). */
 export const LISTING_LIMIT = { default: 20, min: 1, max: 100 } as const;
+/** search_products `limit`: default and bounds (api-spec Limits). */
+export const PRODUCT_LIMIT = { default: 40, min: 1, max: 100 } as const;
+/** suggestions `limit`: default and bounds (api-spec Limits). */
+export const SUGGEST_LIMIT = { default: 8, min: 1, max: 12 } as const;
+/** Most digits a GTIN has (GTIN-14). */
+export const MAX_GTIN_DIGITS = 14;
 
-/** Escapes `%`, `_` and `\` so user text matches literally in LIKE/ILIKE (escape character `\`). */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** What the search services read from. */
+export interface SearchDeps {
+  pool: pg.Pool;
+  search: SearchBackend;
 }
 
-/** Arguments of {@link searchListingIds}. */
-export interface ListingSearch {
-  /** Text to find in names; blank or absent lists recently seen listings. */
+/** Arguments of the ranked searches (already validated by the facades; checked again here). */
+export interface CatalogueSearch {
+  /** Text to find; blank or absent lists recently seen items. */
   q?: string | null;
-  /** Retailer slug to restrict to. */
+  /** Retailer slug: rank only that chain's catalogue. */
   retailer?: string | null;
-  /** Result count, 1 to 100 (default 20). */
   limit?: number | null;
+}
+
+/** One search_products result: a linked product, or an unlinked listing standing alone. */
+export interface GroupKey {
+  /** The product, or null for a listing not yet linked. */
+  productId: number | null;
+  /** The listings of the group that matched, best first (one for an unlinked listing). */
+  listingIds: number[];
 }
 
 /**
@@ -37,43 +52,145 @@ export async function retailerIdBySlug(pool: pg.Pool, slug: string): Promise<num
   return rows[0].id;
 }
 
+/** Trimmed query text or null; @throws BadRequest when longer than 100 characters. */
+function queryText(q: string | null | undefined): string | null {
+  const text = q?.trim() || null;
+  if (text !== null && [...text].length > MAX_QUERY_LENGTH) {
+    throw new BadRequest(`Invalid parameter "q": must be at most ${MAX_QUERY_LENGTH} characters`);
+  }
+  return text;
+}
+
+/** @throws BadRequest when `limit` is not an integer within `bounds`. */
+function checkedLimit(limit: number | null | undefined, bounds: { default: number; min: number; max: number }): number {
+  const n = limit ?? bounds.default;
+  if (!Number.isInteger(n) || n < bounds.min || n > bounds.max) {
+    throw new BadRequest(`Invalid parameter "limit": must be an integer from ${bounds.min} to ${bounds.max}`);
+  }
+  return n;
+}
+
 /**
- * Ids of the listings matching a search, best match first (without `q`: last seen first, newest id
- * first among equals).
- * @throws BadRequest when `q` is longer than 100 characters, `limit` is outside 1..100, or
- *   `retailer` is not a known slug.
+ * The GTIN a query or path names: digits only (spaces, hyphens and other non-digits ignored),
+ * 1 to 14 of them, as a number, so the GTIN-8/12/13/14 forms of one code (which differ only by
+ * leading zeros) are the same value. Null when `text` has no digits or more than 14.
  */
-export async function searchListingIds(pool: pg.Pool, search: ListingSearch): Promise<number[]> {
-  const q = search.q?.trim() || null;
-  const limit = search.limit ?? LISTING_LIMIT.default;
-  if (q !== null && [...q].length > MAX_QUERY_LENGTH) throw new BadRequest(`Invalid parameter "q": must be at most ${MAX_QUERY_LENGTH} characters`);
-  if (!Number.isInteger(limit) || limit < LISTING_LIMIT.min || limit > LISTING_LIMIT.max) {
-    throw new BadRequest(`limit must be an integer from ${LISTING_LIMIT.min} to ${LISTING_LIMIT.max}`);
-  }
-  const retailerId = search.retailer ? await retailerIdBySlug(pool, search.retailer) : null;
-  if (q === null) {
-    const { rows } = await pool.query<{ id: number }>(
-      `SELECT l.id FROM listing l JOIN retailer r ON r.id = l.retailer_id
-       LEFT JOIN LATERAL (
-         SELECT coalesce(sp.last_day, r.last_national_day) AS seen FROM national_price_span sp
-         WHERE sp.listing_id = l.id ORDER BY sp.first_day DESC LIMIT 1) cur ON true
-       WHERE ($1::int IS NULL OR l.retailer_id = $1)
-       ORDER BY coalesce(cur.seen, l.first_seen) DESC, l.id DESC
-       LIMIT $2`,
-      [retailerId, limit],
-    );
-    return rows.map((r) => r.id);
-  }
-  const escaped = escapeLike(q);
+export function gtinOf(text: string): number | null {
+  const digits = text.replace(/\D/g, '');
+  if (digits.length === 0 || digits.length > MAX_GTIN_DIGITS) return null;
+  const n = Number(digits);
+  return n > 0 ? n : null;
+}
+
+/** Whether a query is a scanned or typed barcode: 8 to 14 digits once spaces and hyphens go. */
+function barcodeQuery(text: string): number | null {
+  const compact = text.replace(/[\s-]/g, '');
+  return /^\d{8,14}$/.test(compact) ? gtinOf(compact) : null;
+}
+
+/** Listings carrying `gtin`, optionally of one chain, available first. */
+export async function listingIdsByGtin(pool: pg.Pool, gtin: number, retailerId: number | null = null): Promise<number[]> {
   const { rows } = await pool.query<{ id: number }>(
-    `SELECT l.id FROM listing l
-     WHERE l.name ILIKE '%' || $1 || '%' ESCAPE '\\' AND ($3::int IS NULL OR l.retailer_id = $3)
-     ORDER BY lower(l.name) = lower($2) DESC, l.name ILIKE $1 || '%' ESCAPE '\\' DESC,
-       similarity(l.name, $2) DESC, l.id
-     LIMIT $4`,
-    [escaped, q, retailerId, limit],
+    `SELECT id FROM listing WHERE gtin = $1 AND ($2::int IS NULL OR retailer_id = $2) ORDER BY available DESC, id`,
+    [gtin, retailerId],
   );
   return rows.map((r) => r.id);
+}
+
+/** The most recently seen listings (last national observation, newest first). */
+async function recentlySeen(pool: pg.Pool, retailerId: number | null, limit: number): Promise<number[]> {
+  const { rows } = await pool.query<{ id: number }>(
+    `SELECT l.id FROM listing l JOIN retailer r ON r.id = l.retailer_id
+     LEFT JOIN LATERAL (
+       SELECT coalesce(sp.last_day, r.last_national_day) AS seen FROM national_price_span sp
+       WHERE sp.listing_id = l.id ORDER BY sp.first_day DESC LIMIT 1) cur ON true
+     WHERE ($1::int IS NULL OR l.retailer_id = $1)
+     ORDER BY coalesce(cur.seen, l.first_seen) DESC, l.id DESC
+     LIMIT $2`,
+    [retailerId, limit],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Ranked listing ids: barcode matches first, then the backend's ranking; deduplicated. */
+async function rankedListingIds(deps: SearchDeps, text: string | null, retailerId: number | null, limit: number): Promise<number[]> {
+  if (text === null) return recentlySeen(deps.pool, retailerId, limit);
+  const gtin = barcodeQuery(text);
+  const [byBarcode, ranked] = await Promise.all([
+    gtin === null ? Promise.resolve([]) : listingIdsByGtin(deps.pool, gtin, retailerId),
+    deps.search.searchListings({ text, retailerId, limit }),
+  ]);
+  return [...new Set([...byBarcode, ...ranked])].slice(0, limit);
+}
+
+/**
+ * search_listings: listing ids, best match first; without `q`, recently seen.
+ * @throws BadRequest for `q` over 100 characters, `limit` outside 1..100, an unknown retailer.
+ */
+export async function searchListingIds(deps: SearchDeps, search: CatalogueSearch): Promise<number[]> {
+  const text = queryText(search.q);
+  const limit = checkedLimit(search.limit, LISTING_LIMIT);
+  const retailerId = search.retailer ? await retailerIdBySlug(deps.pool, search.retailer) : null;
+  return rankedListingIds(deps, text, retailerId, limit);
+}
+
+/** How many ranked listings search_products reads per group it returns (groups merge listings). */
+const GROUP_OVERFETCH = 3;
+
+/**
+ * search_products: one group per product (its matching listings merged; a listing not yet linked
+ * is its own group), in the order of each group's best listing; without `q`, recently seen.
+ * With `retailer`, only that chain's listings are ranked (the graph still shows every chain's offer).
+ * @throws BadRequest as {@link searchListingIds} (limit 1..100, default 40).
+ */
+export async function searchProductGroups(deps: SearchDeps, search: CatalogueSearch): Promise<GroupKey[]> {
+  const text = queryText(search.q);
+  const limit = checkedLimit(search.limit, PRODUCT_LIMIT);
+  const retailerId = search.retailer ? await retailerIdBySlug(deps.pool, search.retailer) : null;
+  const ids = await rankedListingIds(deps, text, retailerId, Math.min(limit * GROUP_OVERFETCH, 500));
+  if (ids.length === 0) return [];
+  const { rows } = await deps.pool.query<{ id: number; product_id: number | null }>(
+    'SELECT id, product_id FROM listing WHERE id = ANY($1::int[])',
+    [ids],
+  );
+  const productOf = new Map(rows.map((r) => [r.id, r.product_id]));
+  const groups = new Map<string, GroupKey>();
+  for (const id of ids) {
+    const productId = productOf.get(id) ?? null;
+    const key = productId === null ? `l${id}` : `p${productId}`;
+    const group = groups.get(key);
+    if (group) group.listingIds.push(id);
+    else groups.set(key, { productId, listingIds: [id] });
+  }
+  return [...groups.values()].slice(0, limit);
+}
+
+/**
+ * suggest: categories, brands, products and listings for a prefix, in display order.
+ * @throws BadRequest when `q` is blank or over 100 characters, or `limit` is outside 1..12.
+ */
+export async function suggestions(deps: SearchDeps, args: { q?: string | null; limit?: number | null }): Promise<SuggestionHit[]> {
+  const text = queryText(args.q);
+  if (text === null) throw new BadRequest('Invalid parameter "q": is required (1 to 100 characters)');
+  const limit = checkedLimit(args.limit, SUGGEST_LIMIT);
+  return deps.search.suggest({ prefix: text, limit });
+}
+
+/**
+ * lookup_gtin: the group of every listing carrying the barcode (all chains; its product when one
+ * of them is linked), or null when no listing carries it.
+ * @throws BadRequest when `gtinText` has no digits or more than 14.
+ */
+export async function gtinGroup(pool: pg.Pool, gtinText: string): Promise<GroupKey | null> {
+  const gtin = gtinOf(gtinText);
+  if (gtin === null) throw new BadRequest(`Invalid parameter "gtin": must be 1 to ${MAX_GTIN_DIGITS} digits`);
+  const ids = await listingIdsByGtin(pool, gtin);
+  if (ids.length === 0) return null;
+  const { rows } = await pool.query<{ product_id: number | null }>(
+    'SELECT product_id FROM listing WHERE id = ANY($1::int[]) AND product_id IS NOT NULL ORDER BY id LIMIT 1',
+    [ids],
+  );
+  return { productId: rows[0]?.product_id ?? null, listingIds: ids };
 }
 
 /** Rows put in the order of `ids` (rows whose id is not listed are dropped). */

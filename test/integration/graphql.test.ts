@@ -255,7 +255,10 @@ describe('errors', () => {
 describe('persisted documents', () => {
   /** Raw (string) parameters for each operation, as REST would receive them. */
   const inputs = (): Record<string, Record<string, string>> => ({
+    search_products: { q: 'beef', limit: '100' },
     search_listings: { q: 'beef', limit: '100' },
+    suggest: { q: 'spag', limit: '12' },
+    lookup_gtin: { gtin: '9414742351053' },
     get_product: { id: String(seed.productId) },
     get_product_history: { id: String(seed.productId) },
     get_listing: { id: String(listingId()) },

@@ -101,6 +101,20 @@ describe('query counts do not grow with result size', () => {
     expectFlat(small, large);
   });
 
+  it('search_products (groups and their offers)', async () => {
+    const small = await measure(rest('/api/v1/search?q=beef&limit=2'), (b) => b.length);
+    const large = await measure(rest('/api/v1/search?q=beef&limit=60'), (b) => b.length);
+    expectFlat(small, large);
+    // Without q (recently seen): a different path, flat too.
+    expectFlat(await measure(rest('/api/v1/search?limit=50'), (b) => b.length), await measure(rest('/api/v1/search?limit=100'), (b) => b.length));
+  });
+
+  it('suggest', async () => {
+    const small = await measure(rest('/api/v1/suggestions?q=beef&limit=4'), (b) => b.length);
+    const large = await measure(rest('/api/v1/suggestions?q=beef&limit=12'), (b) => b.length);
+    expectFlat(small, large);
+  });
+
   it('list_stores', async () => {
     const small = await measure(rest('/api/v1/stores?retailer=woolworths'), (b) => b.length);
     const large = await measure(rest('/api/v1/stores'), (b) => b.length);

@@ -115,14 +115,16 @@ describe('list_stores', () => {
 });
 
 describe('search_listings', () => {
-  it('returns ListingCards matching the name, case-insensitively, best match first', async () => {
+  it('returns ListingCards ranked by match, case-insensitively, best match first', async () => {
     const r = await get('/api/v1/listings?q=BEEF%20MINCE');
     expect(r.status).toBe(200);
     const cards = r.body as Card[];
     expect(cards.length).toBeGreaterThan(1);
     expect(cards.length).toBeLessThanOrEqual(20);
     cards.forEach((c, i) => expectShape(c, LISTING_CARD, `cards[${i}]`));
-    for (const c of cards) expect(c.name.toLowerCase()).toContain('beef mince');
+    // Ranked, not filtered: the best matches hold both words; weaker ones may hold one.
+    for (const c of cards.slice(0, 5)) expect(c.name.toLowerCase()).toMatch(/beef.*mince|mince.*beef/);
+    for (const c of cards) expect(c.name.toLowerCase()).toMatch(/beef|mince/);
     // PAK'nSAVE names one listing exactly "Beef Mince": exact names rank first.
     expect(cards[0].name.toLowerCase()).toBe('beef mince');
     const lower = (await get('/api/v1/listings?q=beef%20mince')).body as Card[];
@@ -142,13 +144,13 @@ describe('search_listings', () => {
     expect(bananas).toMatchObject({ available: false, price: 365 });
   });
 
-  it('matches % and _ literally', async () => {
+  it('treats % and _ as text, not wildcards', async () => {
     // Unescaped, '%%' and '_' would match every name.
     expect((await get('/api/v1/listings?q=%25%25')).body).toEqual([]);
     expect((await get('/api/v1/listings?q=_')).body).toEqual([]);
     const pct = (await get('/api/v1/listings?q=5%25%20fat&limit=100')).body as Card[];
     expect(pct.length).toBeGreaterThan(0);
-    for (const c of pct) expect(c.name.toLowerCase()).toContain('5% fat');
+    expect(pct[0].name.toLowerCase()).toContain(' 5% fat');
   });
 
   it('filters by retailer and honours limit (default 20)', async () => {
@@ -319,6 +321,151 @@ describe('get_listing_history', () => {
       const r = await get(`/api/v1/listings/1/history?${q}`);
       expect(r.status).toBe(400);
       expectError(r.body, 400, '"store"');
+    }
+  });
+});
+
+type Group = { product_id: number | null; name: string; offers: Card[] };
+
+describe('search_products', () => {
+  it('groups a linked product with every chain\'s offer, cheapest first, and no duplicate groups', async () => {
+    const r = await get('/api/v1/search?q=honest%20beef%20burgers');
+    expect(r.status).toBe(200);
+    const groups = r.body as Group[];
+    const linked = groups.filter((g) => g.product_id === seed.productId);
+    expect(linked).toHaveLength(1);
+    expect(linked[0].name).toBe('Honest Beef Burgers With Smoky Caramelised Onion');
+    expect(new Set(linked[0].offers.map((o) => o.retailer))).toEqual(new Set(['woolworths', 'paknsave']));
+    const prices = linked[0].offers.filter((o) => o.available).map((o) => o.price as number);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    const offerIds = linked[0].offers.map((o) => o.id);
+    for (const g of groups.filter((x) => x.product_id === null)) expect(offerIds).not.toContain(g.offers[0].id);
+  });
+
+  it('keeps every chain\'s offer on a product while ranking only the chosen chain', async () => {
+    const r = await get('/api/v1/search?q=honest%20beef%20burgers&retailer=paknsave');
+    const groups = r.body as Group[];
+    const linked = groups.find((g) => g.product_id === seed.productId);
+    expect(linked?.offers.map((o) => o.retailer).sort()).toEqual(['paknsave', 'woolworths']);
+    for (const g of groups.filter((x) => x.product_id === null)) expect(g.offers.map((o) => o.retailer)).toEqual(['paknsave']);
+    expect((await get('/api/v1/search?q=beef&retailer=aldi')).status).toBe(400);
+  });
+
+  it('puts an unlinked listing in its own group with product_id null, exact names first', async () => {
+    const groups = (await get('/api/v1/search?q=carrot%20cake')).body as Group[];
+    expect(groups.slice(0, 2).map((g) => [g.product_id, g.name, g.offers.length])).toEqual([
+      [null, 'Carrot Cake', 1],
+      [null, 'Carrot Cake', 1],
+    ]);
+  });
+
+  it('finds a barcode typed as digits first', async () => {
+    for (const q of ['9414742351053', '9414742%20351053', '09414742351053']) {
+      const groups = (await get(`/api/v1/search?q=${q}`)).body as Group[];
+      expect(groups[0]?.offers[0]?.id, q).toBe(listing('woolworths:135344'));
+    }
+  });
+
+  it('without q lists recently seen items, at most the default 40 groups', async () => {
+    const groups = (await get('/api/v1/search')).body as Group[];
+    expect(groups.length).toBeGreaterThan(0);
+    expect(groups.length).toBeLessThanOrEqual(40);
+    expect((await get('/api/v1/search?limit=101')).status).toBe(400);
+  });
+});
+
+describe('search ranking (embedded backend)', () => {
+  const names = async (q: string, extra = '') =>
+    ((await get(`/api/v1/listings?q=${encodeURIComponent(q)}${extra}`)).body as Card[]).map((c) => c.name.toLowerCase());
+
+  it('tolerates typos and partial words', async () => {
+    expect((await names('spagheti'))[0]).toContain('spaghetti');
+    expect((await names('oniosn')).slice(0, 3).every((n) => n.includes('onion'))).toBe(true);
+    expect((await names('tomatoe')).slice(0, 3).every((n) => n.includes('tomato'))).toBe(true);
+    expect((await names('spag')).slice(0, 3).every((n) => n.includes('spaghetti'))).toBe(true);
+  });
+
+  it('is accent- and punctuation-insensitive', async () => {
+    expect(await names('CARAMÉLISED onion burgers')).toEqual(await names('caramelised onion burgers'));
+    expect(await names('watties chopped')).toEqual(await names("wattie's chopped"));
+    expect((await names("wattie's chopped"))[0]).toBe('watties chopped tomatoes in juice');
+  });
+
+  it('ranks an exact name first', async () => {
+    expect((await names('spaghetti'))[0]).toBe('spaghetti');
+    expect((await names('Chopped Tomatoes'))[0]).toBe('chopped tomatoes');
+  });
+
+  it('expands NZ grocery synonyms', async () => {
+    const ground = await names('ground beef');
+    expect(ground.slice(0, 3).every((n) => n.includes('beef mince'))).toBe(true);
+  });
+
+  it('treats query text as text (no SQL or tsquery syntax), never a 500', async () => {
+    for (const q of ["'; DROP TABLE listing; --", 'a & | ! ( ) :* <->', '%_\\', '🍝', 'the']) {
+      const r = await get(`/api/v1/listings?q=${encodeURIComponent(q)}`);
+      expect(r.status, q).toBe(200);
+    }
+    expect((await get('/api/v1/listings?limit=1')).status).toBe(200);
+  });
+});
+
+describe('suggest', () => {
+  type Suggestion = { kind: string; id: number | null; label: string; href: string; price: number | null };
+
+  it('suggests categories first, then listings with prices and site paths', async () => {
+    const r = await get('/api/v1/suggestions?q=spag');
+    expect(r.status).toBe(200);
+    const list = r.body as Suggestion[];
+    expect(list.length).toBeGreaterThan(1);
+    expect(list.length).toBeLessThanOrEqual(8);
+    expect(list[0]).toMatchObject({ kind: 'category', label: 'Baked Beans & Spaghetti', id: null, href: '/search?q=Baked%20Beans%20%26%20Spaghetti' });
+    const listings = list.filter((s) => s.kind === 'listing');
+    expect(listings.length).toBeGreaterThan(0);
+    for (const s of listings) {
+      expect(s.href).toBe(`/listings/${s.id}`);
+      expect(s.label.toLowerCase()).toContain('spag');
+    }
+    expect(listings.some((s) => s.price !== null)).toBe(true);
+  });
+
+  it('suggests a linked product rather than its listings', async () => {
+    const list = (await get('/api/v1/suggestions?q=honest&limit=12')).body as Suggestion[];
+    expect(list.find((s) => s.kind === 'product')).toMatchObject({ id: seed.productId, href: `/products/${seed.productId}` });
+    expect(list.filter((s) => s.kind === 'listing').map((s) => s.id)).not.toContain(listing('woolworths:927566'));
+  });
+
+  it.each([
+    ['', 'q', 'required'],
+    [`q=${'a'.repeat(101)}`, 'q', 'at most 100'],
+    ['q=ab&limit=13', 'limit', 'at most 12'],
+    ['q=ab&limit=0', 'limit', 'at least 1'],
+  ])('400 for %s', async (query, param, words) => {
+    const r = await get(`/api/v1/suggestions?${query}`);
+    expect(r.status).toBe(400);
+    expectError(r.body, 400, `"${param}"`, words);
+  });
+});
+
+describe('lookup_gtin', () => {
+  it('finds one item by any GTIN form: leading zeros and non-digits ignored', async () => {
+    const carrots = listing('woolworths:135344');
+    for (const code of ['9414742351053', '09414742351053', '9414742-351053', '%209414742351053']) {
+      const r = await get(`/api/v1/gtin/${code}`);
+      expect(r.status, code).toBe(200);
+      expect((r.body as Group).offers.map((o) => o.id), code).toEqual([carrots]);
+      expect((r.body as Group).product_id).toBeNull();
+    }
+  });
+
+  it('404 for an unknown barcode, 400 for no digits or more than 14', async () => {
+    const nf = await get('/api/v1/gtin/12345670');
+    expect(nf.status).toBe(404);
+    expectError(nf.body, 404, '12345670');
+    for (const bad of ['abc', '123456789012345', '-']) {
+      const r = await get(`/api/v1/gtin/${bad}`);
+      expect(r.status, bad).toBe(400);
+      expectError(r.body, 400, '"gtin"');
     }
   });
 });

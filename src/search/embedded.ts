@@ -1,0 +1,206 @@
+/**
+ * The embedded search backend (the default): PostgreSQL full-text search over the generated
+ * `listing.search_doc` (unaccented, English stems plus exact words; name A, brand B, categories C),
+ * trigram word similarity over `listing.search_name` (pg_trgm: typos and partial words), synonym
+ * expansion (src/search/synonyms.ts) and a category prior learnt from the catalogue at query time:
+ * among the candidates, those in the leaf categories where the query's matches concentrate rank up
+ * ("milk" → the Milk shelf before milk chocolate). The ranked lists are fused by reciprocal rank
+ * fusion (Cormack, Clarke & Büttcher 2009: score = Σ w / (60 + rank)), after exact-name matches.
+ * An optional {@link Embedder} adds a cosine-similarity list over the candidates.
+ *
+ * User text only ever reaches SQL as a bound parameter; tsqueries are built in SQL from the
+ * lexemes of `to_tsvector` (quoted with quote_literal), so no input can be a tsquery syntax error.
+ */
+import type pg from 'pg';
+import type { Embedder, SearchBackend, SuggestionHit, SuggestQuery, TextQuery } from './backend.js';
+import { expandSynonyms, normalizeSearchText } from './synonyms.js';
+
+/** RRF constant k (Cormack et al. 2009 use 60). */
+export const RRF_K = 60;
+/** Candidates taken from each ranked list before fusion. */
+export const CANDIDATES_PER_LIST = 200;
+/**
+ * pg_trgm word-similarity threshold of the typo list: 0.5 keeps one-letter typos of longer words
+ * ("choclate" ~ "chocolate" 0.78, "spagheti" ~ "spaghetti"); queries of at most four characters
+ * share too many trigrams by chance ("milk" ~ "mixed" 0.4) and need {@link SHORT_TRIGRAM_THRESHOLD}.
+ */
+export const TRIGRAM_THRESHOLD = 0.5;
+/** Threshold for queries of at most four characters. */
+export const SHORT_TRIGRAM_THRESHOLD = 0.7;
+
+/** Weights of the fused lists: all words, any word, typos, synonyms, category prior, embeddings. */
+export const LIST_WEIGHTS = { all: 1, any: 0.4, trigram: 0.8, synonyms: 0.8, category: 0.5, embedding: 0.7 } as const;
+
+/**
+ * One statement computing every list and the fusion. $1 normalised text, $2 synonym phrasings
+ * (text[]), $3 retailer id or null, $4 limit, $5 candidates per list, $6 trigram threshold.
+ */
+const SEARCH_SQL = `
+WITH q AS (
+  SELECT $1::text AS norm,
+    (SELECT string_agg(quote_literal(t.lexeme) || ':*', ' & ') FROM unnest(to_tsvector('english', $1::text)) t)::tsquery AS q_all,
+    (SELECT string_agg(quote_literal(t.lexeme) || ':*', ' | ') FROM unnest(to_tsvector('english', $1::text)) t)::tsquery AS q_any,
+    (SELECT string_agg('(' || plainto_tsquery('english', a)::text || ')', ' | ') FROM unnest($2::text[]) a
+      WHERE plainto_tsquery('english', a)::text <> '')::tsquery AS q_syn
+),
+l_all AS (
+  SELECT l.id, row_number() OVER (ORDER BY ts_rank_cd(l.search_doc, q.q_all) DESC, l.id) AS r
+  FROM listing l, q WHERE q.q_all IS NOT NULL AND l.search_doc @@ q.q_all AND ($3::int IS NULL OR l.retailer_id = $3)
+  ORDER BY r LIMIT $5
+),
+l_any AS (
+  SELECT l.id, row_number() OVER (ORDER BY ts_rank_cd(l.search_doc, q.q_any) DESC, l.id) AS r
+  FROM listing l, q WHERE q.q_any IS NOT NULL AND l.search_doc @@ q.q_any AND ($3::int IS NULL OR l.retailer_id = $3)
+  ORDER BY r LIMIT $5
+),
+l_trgm AS (
+  SELECT l.id, row_number() OVER (ORDER BY word_similarity(q.norm, l.search_name) DESC, l.id) AS r
+  FROM listing l, q WHERE q.norm <% l.search_name AND ($3::int IS NULL OR l.retailer_id = $3)
+  ORDER BY r LIMIT $5
+),
+l_syn AS (
+  SELECT l.id, row_number() OVER (ORDER BY ts_rank_cd(l.search_doc, q.q_syn) DESC, l.id) AS r
+  FROM listing l, q WHERE q.q_syn IS NOT NULL AND l.search_doc @@ q.q_syn AND ($3::int IS NULL OR l.retailer_id = $3)
+  ORDER BY r LIMIT $5
+),
+pool AS (
+  SELECT id, min(r) AS best FROM (SELECT * FROM l_all UNION ALL SELECT * FROM l_any UNION ALL SELECT * FROM l_trgm UNION ALL SELECT * FROM l_syn) u
+  GROUP BY id
+),
+-- Category prior: the leaf category of each candidate, and how much of the candidate pool's
+-- reciprocal-rank mass falls in that category.
+leaf AS (
+  SELECT p.id, p.best, l.category_path[cardinality(l.category_path)] AS cat FROM pool p JOIN listing l ON l.id = p.id
+),
+cat_mass AS (
+  SELECT cat, sum(1.0 / (${RRF_K} + best)) AS mass FROM leaf WHERE cat IS NOT NULL GROUP BY cat
+),
+l_cat AS (
+  SELECT leaf.id, row_number() OVER (ORDER BY m.mass DESC, leaf.best, leaf.id) AS r
+  FROM leaf JOIN cat_mass m ON m.cat = leaf.cat
+),
+fused AS (
+  SELECT id, sum(w / (${RRF_K} + r)) AS score FROM (
+    SELECT id, r, ${LIST_WEIGHTS.all}::float8 AS w FROM l_all
+    UNION ALL SELECT id, r, ${LIST_WEIGHTS.any} FROM l_any
+    UNION ALL SELECT id, r, ${LIST_WEIGHTS.trigram} FROM l_trgm
+    UNION ALL SELECT id, r, ${LIST_WEIGHTS.synonyms} FROM l_syn
+    UNION ALL SELECT id, r, ${LIST_WEIGHTS.category} FROM l_cat
+  ) lists GROUP BY id
+)
+SELECT f.id, f.score, l.search_name
+FROM fused f JOIN listing l ON l.id = f.id, q
+ORDER BY (search_normalize(l.name) = q.norm OR l.search_name = q.norm) DESC, f.score DESC, f.id
+LIMIT $4`;
+
+/** Options of {@link createEmbeddedBackend}. */
+export interface EmbeddedOptions {
+  /** Adds a semantic list (cosine similarity of the query to candidate names) when given. */
+  embedder?: Embedder;
+}
+
+/** Reciprocal-rank-fuses an extra ranking into a scored list (ids best first). */
+function fuseEmbedding(rows: { id: number; score: number }[], ranking: number[], weight: number): number[] {
+  const score = new Map(rows.map((r) => [r.id, r.score]));
+  ranking.forEach((id, i) => score.set(id, (score.get(id) ?? 0) + weight / (RRF_K + i + 1)));
+  return rows.map((r) => r.id).sort((a, b) => (score.get(b) ?? 0) - (score.get(a) ?? 0) || a - b);
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
+/** Escapes `%`, `_` and `\` so text matches literally in LIKE (escape character `\`). */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Type-ahead over categories (leaf labels of the chains' own paths), brands, linked products and
+ * listings whose normalised text has a word starting with the prefix. $1 LIKE pattern for a word
+ * start anywhere ('% pre%'), $2 LIKE pattern for the whole text start ('pre%'), $3 limit.
+ */
+const SUGGEST_SQL = `
+WITH cats AS (
+  SELECT c.label, min(c.parent) AS parent, count(*) AS n
+  FROM (SELECT l.category_path[i] AS label, array_to_string(l.category_path[1:i-1], ' › ') AS parent
+        FROM listing l, generate_subscripts(l.category_path, 1) i) c
+  WHERE ' ' || search_normalize(c.label) LIKE $1 ESCAPE '\\'
+  GROUP BY c.label ORDER BY (search_normalize(c.label) LIKE $2 ESCAPE '\\') DESC, count(*) DESC, c.label LIMIT 3
+),
+brands AS (
+  SELECT min(l.brand) AS label, count(*) AS n FROM listing l
+  WHERE l.brand IS NOT NULL AND ' ' || search_normalize(l.brand) LIKE $1 ESCAPE '\\'
+  GROUP BY search_normalize(l.brand) ORDER BY (search_normalize(min(l.brand)) LIKE $2 ESCAPE '\\') DESC, count(*) DESC LIMIT 3
+),
+products AS (
+  SELECT p.id, p.name, p.size_text FROM product p
+  WHERE ' ' || search_normalize(coalesce(p.brand || ' ', '') || p.name) LIKE $1 ESCAPE '\\'
+  ORDER BY (search_normalize(p.name) LIKE $2 ESCAPE '\\') DESC, length(p.name), p.id LIMIT $3
+),
+listings AS (
+  SELECT l.id, l.name, l.size_text, r.name AS chain FROM listing l JOIN retailer r ON r.id = l.retailer_id
+  WHERE l.product_id IS NULL AND ' ' || l.search_name LIKE $1 ESCAPE '\\'
+  ORDER BY l.available DESC, (search_normalize(l.name) LIKE $2 ESCAPE '\\') DESC, length(l.name), l.id LIMIT $3
+)
+SELECT 'category' AS kind, NULL::int AS id, label, nullif(parent, '') AS detail, 1 AS grp, -n AS ord FROM cats
+UNION ALL SELECT 'brand', NULL, label, n || ' listings', 2, -n FROM brands
+UNION ALL SELECT 'product', id, name, size_text, 3, 0 FROM products
+UNION ALL SELECT 'listing', id, name, concat_ws(' · ', size_text, chain), 4, 0 FROM listings
+ORDER BY grp, ord`;
+
+/** Site path of a suggestion (api-spec Suggestion.href). */
+export function suggestionHref(kind: SuggestionHit['kind'], id: number | null, label: string): string {
+  if (kind === 'product') return `/products/${id}`;
+  if (kind === 'listing') return `/listings/${id}`;
+  return `/search?q=${encodeURIComponent(label)}`;
+}
+
+/** The embedded backend over `pool` (borrowed; never closed here). */
+export function createEmbeddedBackend(pool: pg.Pool, opts: EmbeddedOptions = {}): SearchBackend {
+  return {
+    kind: 'embedded',
+
+    async searchListings({ text, retailerId, limit }: TextQuery): Promise<number[]> {
+      const norm = normalizeSearchText(text);
+      if (!norm) return [];
+      const fetch = opts.embedder ? Math.max(limit, 100) : limit;
+      const client = await pool.connect();
+      let rows: { id: number; score: number; search_name: string }[];
+      try {
+        // The typo list's threshold is per transaction (pg_trgm reads it from a setting).
+        await client.query('BEGIN READ ONLY');
+        const threshold = norm.length <= 4 ? SHORT_TRIGRAM_THRESHOLD : TRIGRAM_THRESHOLD;
+        await client.query(`SET LOCAL pg_trgm.word_similarity_threshold = ${threshold}`);
+        ({ rows } = await client.query(SEARCH_SQL, [norm, expandSynonyms(norm), retailerId, fetch, CANDIDATES_PER_LIST]));
+        await client.query('COMMIT');
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw e;
+      } finally {
+        client.release();
+      }
+      if (!opts.embedder || rows.length === 0) return rows.slice(0, limit).map((r) => r.id);
+      const [query, ...names] = await opts.embedder.embed([norm, ...rows.map((r) => r.search_name)]);
+      const ranking = rows.map((r, i) => ({ id: r.id, cos: dot(query, names[i]) })).sort((a, b) => b.cos - a.cos).map((r) => r.id);
+      const exact = rows.filter((r) => r.search_name === norm).map((r) => r.id);
+      const fused = fuseEmbedding(rows, ranking, LIST_WEIGHTS.embedding).filter((id) => !exact.includes(id));
+      return [...exact, ...fused].slice(0, limit);
+    },
+
+    async suggest({ prefix, limit }: SuggestQuery): Promise<SuggestionHit[]> {
+      const norm = normalizeSearchText(prefix);
+      if (!norm) return [];
+      const like = escapeLike(norm);
+      const { rows } = await pool.query<{ kind: SuggestionHit['kind']; id: number | null; label: string; detail: string | null }>(
+        SUGGEST_SQL,
+        [`% ${like}%`, `${like}%`, limit],
+      );
+      return rows.slice(0, limit).map((r) => ({ ...r, href: suggestionHref(r.kind, r.id, r.label) }));
+    },
+
+    close: async () => {},
+  };
+}
