@@ -11,6 +11,7 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { ContextSource } from '../src/context.js';
 import { publicBaseUrl, type Env } from '../src/env.js';
+import { createSearchBackend } from '../src/search/index.js';
 import { createExecutor, errorBody } from './execute.js';
 import { registerGraphql } from './graphql.js';
 import { registerCaching } from './http/caching.js';
@@ -25,7 +26,7 @@ export const CACHE_CONTROL = 'public, max-age=300';
 
 /** What {@link createServer} needs. */
 export interface ServerOptions {
-  /** Database handles (a `Database` from src/db/database.ts). */
+  /** Database handles (a `Database` from src/db/database.ts); `search` overrides the configured backend. */
   db: ContextSource;
   /** Validated configuration from src/env.ts loadEnv(). */
   env: Readonly<Env>;
@@ -75,11 +76,14 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   await registerRateLimit(app, { env, overrides: rateLimit });
   await registerCaching(app);
 
-  const run = createExecutor(db);
+  // One search backend per server: the configured one (Elasticsearch), else the embedded one.
+  const source: ContextSource = { ...db, search: db.search ?? createSearchBackend(env, db.pool) };
+  app.addHook('onClose', async () => source.search?.close());
+  const run = createExecutor(source);
   const documents = buildMetaDocuments(operations, publicBaseUrl(env));
   registerRestRoutes(app, run, operations);
   registerMeta(app, documents);
-  registerGraphql(app, { db, env });
+  registerGraphql(app, { db: source, env });
   await registerMcp(app, { run, operations, documents, env });
 
   return app;
