@@ -146,7 +146,7 @@ listings AS (
   ORDER BY l.available DESC, (search_normalize(l.name) LIKE $2 ESCAPE '\\') DESC, length(l.name), l.id LIMIT $3
 )
 SELECT 'category' AS kind, NULL::int AS id, label, nullif(parent, '') AS detail, 1 AS grp, -n AS ord FROM cats
-UNION ALL SELECT 'brand', NULL, label, n || ' listings', 2, -n FROM brands
+UNION ALL SELECT 'brand', NULL, label, n || CASE WHEN n = 1 THEN ' listing' ELSE ' listings' END, 2, -n FROM brands
 UNION ALL SELECT 'product', id, name, size_text, 3, 0 FROM products
 UNION ALL SELECT 'listing', id, name, concat_ws(' · ', size_text, chain), 4, 0 FROM listings
 ORDER BY grp, ord`;

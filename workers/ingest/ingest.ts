@@ -40,6 +40,11 @@ export interface IngestResult {
   merged: string[];
   /** Retailer-days skipped because they were already ingested with the same data. */
   skipped: number;
+  /**
+   * Listings observed on the merged days (created or updated), ascending: what a search index must
+   * rewrite after this ingest (workers/search). Empty when every day was skipped.
+   */
+  listingIds: number[];
   /** Seconds spent validating and staging (COPY), checking, and merging. */
   seconds: { stage: number; check: number; merge: number };
 }
@@ -100,7 +105,7 @@ export async function ingest(
     const t0 = performance.now();
     await pipeline(Readable.from(copyLines(records, counter)), copy);
     const t1 = performance.now();
-    if (counter.rows === 0) return { rows: 0, days: [], merged: [], skipped: 0, seconds: { stage: (t1 - t0) / 1000, check: 0, merge: 0 } };
+    if (counter.rows === 0) return { rows: 0, days: [], merged: [], skipped: 0, listingIds: [], seconds: { stage: (t1 - t0) / 1000, check: 0, merge: 0 } };
 
     // References, resolved in one pass.
     await client.query(`CREATE TEMP TABLE stg AS
@@ -158,8 +163,11 @@ export async function ingest(
     }
     bar.stop();
     const t3 = performance.now();
+    const listingIds = days.length === 0 ? [] : (await client.query<{ id: number }>(
+      `SELECT l.id FROM (SELECT DISTINCT retailer_id, external_id FROM stg) s
+       JOIN listing l ON l.retailer_id = s.retailer_id AND l.external_id = s.external_id ORDER BY l.id`)).rows.map((r) => r.id);
     const seconds = { stage: (t1 - t0) / 1000, check: (t2 - t1) / 1000, merge: (t3 - t2) / 1000 };
-    return { rows: counter.rows, days: inputDays, merged: days, skipped, seconds };
+    return { rows: counter.rows, days: inputDays, merged: days, skipped, listingIds, seconds };
   } finally {
     await client.query(DROP_TEMP).catch(() => {});
     client.release();
