@@ -5,6 +5,9 @@
  * observations per day over DAYS days, with CHANGE_RATE of prices changing each day, ingested
  * day by day into a fresh database on TEST_DATABASE_URL's server. Prints rows/s per day and the
  * span table size, showing that unchanged days write little.
+ *
+ * `npm run bench` runs this ingest bench, then the search bench (test/bench/search.ts; alone:
+ * `npm run bench:search`; this one alone: `npm run bench:ingest`).
  */
 import crypto from 'node:crypto';
 import pg from 'pg';
