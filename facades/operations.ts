@@ -11,6 +11,8 @@ import getListing from './operations/get_listing.js';
 import getListingHistory from './operations/get_listing_history.js';
 import getProduct from './operations/get_product.js';
 import getProductHistory from './operations/get_product_history.js';
+import getProductSpread from './operations/get_product_spread.js';
+import getProductStores from './operations/get_product_stores.js';
 import healthz from './operations/healthz.js';
 import listRetailers from './operations/list_retailers.js';
 import listStores from './operations/list_stores.js';
@@ -27,6 +29,8 @@ export const operations: readonly AnyOperation[] = [
   lookupGtin,
   getProduct,
   getProductHistory,
+  getProductStores,
+  getProductSpread,
   getListing,
   getListingHistory,
   listRetailers,

@@ -323,6 +323,41 @@ export const ProductDetail = named(
   }),
 );
 
+/** api-spec ProductStorePrice. */
+export const ProductStorePrice = named(
+  'ProductStorePrice',
+  "A product's current price at one store (the store's latest collection); when two of the chain's listings are linked to the product, the cheaper.",
+  z.object({
+    store_id: z.int(),
+    store: z.string().describe('Store name'),
+    retailer: z.string().describe('Retailer slug'),
+    lat: z.number().nullable(),
+    lng: z.number().nullable(),
+    price: Cents.describe('Shelf price, cents'),
+    ...promoFields,
+  }),
+);
+
+/** api-spec Spread. */
+export const Spread = named(
+  'Spread',
+  "Daily store spread of a product at one chain, oldest day first: index i of every array is one day.",
+  z.object({
+    day: z.array(Day),
+    min: z.array(Cents).describe('Cheapest store shelf price, cents'),
+    med: z.array(Cents).describe('Median store shelf price, cents'),
+    max: z.array(Cents).describe('Dearest store shelf price, cents'),
+    n: z.array(z.int()).describe('Stores reporting that day'),
+  }),
+);
+
+/** api-spec SpreadByRetailer. */
+export const SpreadByRetailer = named(
+  'SpreadByRetailer',
+  'Retailer slug → Spread over the last 365 days; an empty object when nothing linked has store prices.',
+  z.record(z.string(), Spread),
+);
+
 /** TypeScript types of the resources. */
 export type ListingCard = z.infer<typeof ListingCard>;
 export type ProductGroup = z.infer<typeof ProductGroup>;
@@ -335,6 +370,9 @@ export type DailyStats = z.infer<typeof DailyStats>;
 export type ListingDetail = z.infer<typeof ListingDetail>;
 export type History = z.infer<typeof History>;
 export type HistoryByRetailer = z.infer<typeof HistoryByRetailer>;
+export type ProductStorePrice = z.infer<typeof ProductStorePrice>;
+export type Spread = z.infer<typeof Spread>;
+export type SpreadByRetailer = z.infer<typeof SpreadByRetailer>;
 export type Offer = z.infer<typeof Offer>;
 export type Alternative = z.infer<typeof Alternative>;
 export type ProductDetail = z.infer<typeof ProductDetail>;

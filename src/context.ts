@@ -19,6 +19,7 @@ import {
   type StorePrice,
 } from './services/prices.js';
 import { productFacts, type ProductFacts } from './services/products.js';
+import { productSpreads, productStorePrices, type ProductStorePrice, type RetailerSpread } from './services/product-prices.js';
 import type { SearchBackend } from './search/backend.js';
 import { createEmbeddedBackend } from './search/embedded.js';
 
@@ -38,6 +39,10 @@ export interface Loaders {
   storePromos: DataLoader<number, PromoCounts>;
   /** Facts derived from a product's linked listings, or null for an unknown product. */
   productFacts: DataLoader<number, ProductFacts | null>;
+  /** Every active store currently pricing a product, once each, cheapest first (empty when none). */
+  productStores: DataLoader<number, ProductStorePrice[]>;
+  /** Daily store spread of a product over the last year, one entry per chain (empty when none). */
+  productSpread: DataLoader<number, RetailerSpread[]>;
 }
 
 /** What every resolver receives. */
@@ -81,6 +86,8 @@ export function createContext(db: ContextSource): Context {
       activeStores: loader<number>((ids) => activeStoreCounts(pool, ids), () => 0),
       storePromos: loader<PromoCounts>((ids) => storePromoCounts(pool, ids), () => ({ club: 0, sale: 0, multibuy: 0 })),
       productFacts: loader<ProductFacts | null>((ids) => productFacts(pool, ids), () => null),
+      productStores: loader<ProductStorePrice[]>((ids) => productStorePrices(pool, ids), () => []),
+      productSpread: loader<RetailerSpread[]>((ids) => productSpreads(pool, ids), () => []),
     },
   };
 }

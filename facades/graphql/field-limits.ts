@@ -29,12 +29,16 @@ export const SEARCH_PER_MINUTE = 60;
  */
 export const SUGGEST_PER_MINUTE = 120;
 
-/** listingHistory and productHistory a minute: each reads a whole span history (years of prices). */
+/**
+ * listingHistory, productHistory and productSpread a minute: each reads a whole span history (years
+ * of prices) or a year of daily statistics of every linked listing.
+ */
 export const HISTORY_PER_MINUTE = 60;
 
 /**
- * listing and product a minute: one row by id, but usually with per-store prices and a year of
- * daily statistics beneath. Twice the search figure, so a page of results can be opened one by one.
+ * listing, product and productStores a minute: one row by id, but usually with per-store prices and
+ * a year of daily statistics beneath (productStores: every store's current price, one indexed
+ * statement). Twice the search figure, so a page of results can be opened one by one.
  */
 export const LOOKUP_PER_MINUTE = 120;
 
@@ -55,8 +59,10 @@ export const FIELD_LIMITS: Readonly<Record<string, number>> = {
   gtin: LOOKUP_PER_MINUTE,
   listingHistory: HISTORY_PER_MINUTE,
   productHistory: HISTORY_PER_MINUTE,
+  productSpread: HISTORY_PER_MINUTE,
   listing: LOOKUP_PER_MINUTE,
   product: LOOKUP_PER_MINUTE,
+  productStores: LOOKUP_PER_MINUTE,
   stores: CATALOGUE_PER_MINUTE,
   retailers: CATALOGUE_PER_MINUTE,
 };

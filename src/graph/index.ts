@@ -10,6 +10,7 @@ import './store.js';
 import './listing.js';
 import './product.js';
 import './history.js';
+import './spread.js';
 import './search.js';
 
 /** The executable schema of the read API. */

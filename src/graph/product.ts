@@ -1,11 +1,13 @@
 /**
  * Product (the same item linked across chains) with Offer (one linked listing, a variant of the
- * Listing model), Alternative and Attribute; root field `product`. Products are empty until
- * matching runs; alternatives, aliases and attributes stay empty until generics exist.
+ * Listing model), Alternative, Attribute and ProductStorePrice; root fields `product` and
+ * `productStores`. Products are empty until matching runs; alternatives, aliases and attributes
+ * stay empty until generics exist.
  */
 import { builder } from '../builder.js';
 import { isAvailable, lastSeen, orderOffers } from '../domain/listings.js';
 import { NotFound } from '../errors.js';
+import type { ProductStorePrice } from '../services/product-prices.js';
 import { CurrentPriceRef } from './listing.js';
 import { dayString } from './scalars.js';
 
@@ -150,5 +152,33 @@ builder.queryField('product', (t) =>
       if (!product) throw new NotFound(`No product ${id}`);
       return product;
     },
+  }),
+);
+
+const ProductStorePriceRef = builder.objectRef<ProductStorePrice>('ProductStorePrice').implement({
+  description: "A product's current price at one store: the cheaper of its chain's linked listings priced there.",
+  fields: (t) => ({
+    storeId: t.exposeInt('store_id'),
+    store: t.exposeString('store', { description: 'Store name.' }),
+    retailer: t.exposeString('retailer', { description: 'Retailer slug.' }),
+    lat: t.exposeFloat('lat'),
+    lng: t.exposeFloat('lng'),
+    price: t.exposeInt('price', { description: 'Shelf price, cents.' }),
+    promoPrice: t.exposeInt('promo_price', { nullable: true, description: 'Single-unit promotional price, cents.' }),
+    promoKind: t.exposeInt('promo_kind', { nullable: true, description: '1 special, 2 club, 3 multibuy, 4 clearance.' }),
+    multibuyQty: t.exposeInt('multibuy_qty', { nullable: true }),
+    multibuyPrice: t.exposeInt('multibuy_price', { nullable: true, description: 'Total for multibuyQty units, cents.' }),
+    listingId: t.exposeInt('listing_id', { description: 'The linked listing this price is of.' }),
+    day: t.expose('day', { type: 'Day', description: "The store's latest collection day." }),
+  }),
+});
+
+builder.queryField('productStores', (t) =>
+  t.field({
+    type: [ProductStorePriceRef],
+    description:
+      'Every active store pricing the product at its latest collection, once each (the cheaper listing wins), cheapest first. Empty when no store prices it or the product is unknown.',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.loaders.productStores.load(id),
   }),
 );

@@ -98,6 +98,15 @@ export const PRODUCT_DETAIL: Spec = {
   brand_parent: 'str?',
 };
 
+/** api-spec ProductStorePrice. */
+export const PRODUCT_STORE_PRICE: Spec = {
+  store_id: 'int', store: 'str', retailer: 'str', price: 'int', lat: 'num?', lng: 'num?', promo_price: 'int?',
+  promo_kind: 'int?', multibuy_qty: 'int?', multibuy_price: 'int?',
+};
+
+/** api-spec Spread. */
+export const SPREAD: Spec = { day: 'arr', min: 'arr', med: 'arr', max: 'arr', n: 'arr' };
+
 /** api-spec Error. */
 export const ERROR_BODY: Spec = { error: 'obj' };
 

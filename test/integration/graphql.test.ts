@@ -261,6 +261,8 @@ describe('persisted documents', () => {
     lookup_gtin: { gtin: '9414742351053' },
     get_product: { id: String(seed.productId) },
     get_product_history: { id: String(seed.productId) },
+    get_product_stores: { id: String(seed.productId) },
+    get_product_spread: { id: String(seed.productId) },
     get_listing: { id: String(listingId()) },
     get_listing_history: { id: String(listingId()), store: '0' },
     list_retailers: {},

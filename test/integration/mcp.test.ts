@@ -171,6 +171,15 @@ describe('tools/call', () => {
     await expectSameAsRest('get_product', { id: seed.productId }, `/api/v1/products/${seed.productId}`);
   });
 
+  it('get_product_stores and get_product_spread return the REST body', async () => {
+    const stores = await expectSameAsRest('get_product_stores', { id: seed.productId }, `/api/v1/products/${seed.productId}/stores`);
+    expect(stores.structuredContent).toHaveLength(5);
+    const spread = await expectSameAsRest('get_product_spread', { id: seed.productId }, `/api/v1/products/${seed.productId}/spread`);
+    expect(Object.keys(spread.structuredContent)).toEqual(['paknsave', 'woolworths']);
+    await expectSameAsRest('get_product_stores', { id: 777777 }, '/api/v1/products/777777/stores');
+    await expectSameAsRest('get_product_spread', { id: 777777 }, '/api/v1/products/777777/spread');
+  });
+
   it('an unknown listing is a tool error carrying the REST 404 Error body', async () => {
     const r = await modern('tools/call', { name: 'get_listing', arguments: { id: 2_000_000_000 } });
     expect(r.status).toBe(200);

@@ -62,6 +62,19 @@ const graphql = (query: string) => async () => {
   return body.data;
 };
 
+/** A product linking the listings `keys` (fixture metadata); made once per key set. */
+const linked = new Map<string, number>();
+async function linkedProduct(keys: string[]): Promise<number> {
+  const known = linked.get(keys.join());
+  if (known !== undefined) return known;
+  const { rows } = await db.pool.query<{ id: number }>(`INSERT INTO product (name) VALUES ('n+1 small') RETURNING id`);
+  const ids = keys.map((k) => seed.listingIds.get(k));
+  const r = await db.pool.query(`UPDATE listing SET product_id = $1, link_method = 'manual' WHERE id = ANY($2::int[]) AND product_id IS NULL`, [rows[0].id, ids]);
+  expect(r.rowCount).toBe(keys.length);
+  linked.set(keys.join(), rows[0].id);
+  return rows[0].id;
+}
+
 /** Asserts equal query counts for a small and a large result. */
 function expectFlat(small: Count, large: Count): void {
   expect(large.size).toBeGreaterThan(small.size);
@@ -137,6 +150,38 @@ describe('query counts do not grow with result size', () => {
     const small = await measure(rest(`/api/v1/products/${seed.productId}`), (b) => b.offers.length);
     const large = await measure(rest(`/api/v1/products/${probeProductId}`), (b) => b.offers.length);
     expectFlat(small, large);
+  });
+
+  it('get_product_stores with one or many stores (and 12 linked listings)', async () => {
+    // One PAK'nSAVE listing priced at one store (Ormiston) vs the burgers at five stores of two chains.
+    const one = await linkedProduct(['paknsave:5016686-EA-000']);
+    const small = await measure(rest(`/api/v1/products/${one}/stores`), (b) => b.length);
+    const large = await measure(rest(`/api/v1/products/${seed.productId}/stores`), (b) => b.length);
+    expect(small.size).toBe(1);
+    expectFlat(small, large);
+    expect(large).toMatchObject({ prisma: 0, pool: 1 });
+    // Twelve linked listings cost the same one statement.
+    expect(await measure(rest(`/api/v1/products/${probeProductId}/stores`), (b) => b.length)).toMatchObject({ prisma: 0, pool: 1 });
+  });
+
+  it('get_product_spread with one or two chains (and 12 linked listings)', async () => {
+    const one = await linkedProduct(['paknsave:5016686-EA-000']);
+    const days = (b: Record<string, { day: string[] }>) => Object.values(b).reduce((sum, s) => sum + s.day.length, 0);
+    const small = await measure(rest(`/api/v1/products/${one}/spread`), days);
+    const large = await measure(rest(`/api/v1/products/${seed.productId}/spread`), days);
+    expectFlat(small, large);
+    expect(large).toMatchObject({ prisma: 0, pool: 1 });
+    expect(await measure(rest(`/api/v1/products/${probeProductId}/spread`), days)).toMatchObject({ prisma: 0, pool: 1 });
+  });
+
+  it('productStores and productSpread under aliases: one statement each, batched', async () => {
+    const doc = (ids: number[]) =>
+      `{ ${ids.map((id, i) => `s${i}: productStores(id: ${id}) { storeId price } p${i}: productSpread(id: ${id}) { retailer spread { day n } }`).join(' ')} }`;
+    const size = (d: Record<string, unknown[]>) => Object.values(d).reduce((sum, v) => sum + v.length, 0);
+    const small = await measure(graphql(doc([seed.productId])), size);
+    const large = await measure(graphql(doc([seed.productId, probeProductId, 777777])), size);
+    expectFlat(small, large);
+    expect(large).toMatchObject({ prisma: 0, pool: 2 });
   });
 
   it('nested GraphQL: listings with retailer, product, offers, stores and stats', async () => {

@@ -10,10 +10,10 @@ import { loadEnv } from '../../src/env.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { createResponseValidator, type ResponseValidator } from '../helpers/openapi.js';
 import { operations } from '../../facades/operations.js';
-import { seedRealPrices, STORE_DAY, WOOLWORTHS_STORES, type Seeded } from '../helpers/prices.js';
+import { PAKNSAVE_STORES, seedRealPrices, STORE_DAY, WOOLWORTHS_STORES, type Seeded } from '../helpers/prices.js';
 import {
   CURRENT_PRICE, DAILY_STATS, HISTORY, LISTING_CARD, LISTING_DETAIL, LISTING_STORE_PRICE, OFFER, PRODUCT_DETAIL,
-  RETAILER, STORE, expectError, expectShape,
+  PRODUCT_STORE_PRICE, RETAILER, SPREAD, STORE, expectError, expectShape,
 } from '../helpers/shape.js';
 
 const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test' });
@@ -523,6 +523,251 @@ describe('get_product_history', () => {
     const r = await get('/api/v1/products/777777/history');
     expect(r.status).toBe(200);
     expect(r.body).toEqual({});
+  });
+});
+
+/**
+ * Links real listings to a new product (fixture metadata, as seedRealPrices links the burgers).
+ * @returns the product id; {@link unlinkProduct} undoes it.
+ */
+async function linkProduct(name: string, keys: string[]): Promise<number> {
+  const { rows } = await db.pool.query<{ id: number }>('INSERT INTO product (name) VALUES ($1) RETURNING id', [name]);
+  await db.pool.query(
+    `UPDATE listing SET product_id = $1, link_method = 'manual', link_confidence = 1, linked_at = now() WHERE id = ANY($2::int[])`,
+    [rows[0].id, keys.map(listing)],
+  );
+  return rows[0].id;
+}
+
+/** Unlinks the listings of a product made by {@link linkProduct}, so later tests see the seed as it was. */
+async function unlinkProduct(id: number): Promise<void> {
+  await db.pool.query('UPDATE listing SET product_id = NULL, link_method = NULL, link_confidence = NULL, linked_at = NULL WHERE product_id = $1', [id]);
+}
+
+/** `day` moved by `n` calendar days (YYYY-MM-DD). */
+function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * Chopped tomatoes, 400 g (full_results.csv, 2026-08-03): Woolworths "watties chopped tomatoes in
+ * juice" 1.59 at all three stores; PAK'nSAVE "Chopped Tomatoes" 2.84 at Botany and
+ * 2.49 at Ormiston, "Organic Chopped Tomatoes" 2.69 at all three stores. Linking the two PAK'nSAVE
+ * listings to one product is this test's choice: each is the cheaper at one store.
+ */
+const TOMATOES = ['woolworths:295614', 'paknsave:5013580-EA-000', 'paknsave:5026477-EA-000'];
+
+type ListingDetailBody = { stores: { store_id: number; price: number }[]; stats: Record<string, unknown> };
+type StoreRow = { store_id: number; store: string; retailer: string; price: number; lat: number | null; lng: number | null };
+
+describe('get_product_stores', () => {
+  let tomatoes: number;
+  beforeAll(async () => {
+    tomatoes = await linkProduct('Chopped Tomatoes 400g', TOMATOES);
+  });
+  afterAll(async () => unlinkProduct(tomatoes));
+
+  it('lists every store pricing the product, cheapest first, with coordinates', async () => {
+    const r = await get(`/api/v1/products/${seed.productId}/stores`);
+    expect(r.status).toBe(200);
+    const rows = r.body as StoreRow[];
+    rows.forEach((x, i) => expectShape(x, PRODUCT_STORE_PRICE, `stores[${i}]`));
+    // full_results.csv: the burgers at 11.90 in all three Woolworths stores, 14.49 at two PAK'nSAVEs.
+    expect(rows.map((x) => [x.retailer, x.store, x.price])).toEqual([
+      ['woolworths', 'Woolworths Auckland Quay Street', 1190],
+      ['woolworths', 'Woolworths Auckland Victoria Street West', 1190],
+      ['woolworths', 'Woolworths Ponsonby', 1190],
+      ['paknsave', "PAK'nSAVE Botany", 1449],
+      ['paknsave', "PAK'nSAVE Highland Park", 1449],
+    ]);
+    const { rows: stores } = await db.pool.query<{ id: number; lat: number; lng: number }>('SELECT id, lat, lng FROM store');
+    for (const x of rows) {
+      const st = stores.find((s) => s.id === x.store_id);
+      expect(x, x.store).toMatchObject({ lat: st?.lat, lng: st?.lng, promo_price: null, promo_kind: null });
+    }
+    // The same prices as each linked listing's own `stores`.
+    const perListing = await Promise.all(
+      ['woolworths:927566', 'paknsave:5329042-EA-000'].map(async (k) => ((await get(`/api/v1/listings/${listing(k)}`)).body as ListingDetailBody).stores),
+    );
+    expect(new Set(rows.map((x) => `${x.store_id}:${x.price}`))).toEqual(new Set(perListing.flat().map((x) => `${x.store_id}:${x.price}`)));
+  });
+
+  it('gives a store once, the cheaper of two linked listings of its chain winning', async () => {
+    const rows = (await get(`/api/v1/products/${tomatoes}/stores`)).body as StoreRow[];
+    rows.forEach((x, i) => expectShape(x, PRODUCT_STORE_PRICE, `stores[${i}]`));
+    expect(rows.map((x) => [x.store, x.price])).toEqual([
+      ['Woolworths Auckland Quay Street', 159],
+      ['Woolworths Auckland Victoria Street West', 159],
+      ['Woolworths Ponsonby', 159],
+      ["PAK'nSAVE Ormiston", 249], // Chopped Tomatoes 2.49 beats Organic 2.69
+      ["PAK'nSAVE Botany", 269], // Organic 2.69 beats Chopped Tomatoes 2.84
+      ["PAK'nSAVE Highland Park", 269], // only Organic
+    ]);
+    expect(new Set(rows.map((x) => x.store_id)).size).toBe(rows.length);
+    // Independently: the least open-span price per active store over the linked listings.
+    const { rows: expected } = await db.pool.query<{ store_id: number; price: number }>(
+      `SELECT sp.store_id, min(sp.price)::int AS price
+       FROM listing l JOIN store_price_span sp ON sp.listing_id = l.id JOIN store st ON st.id = sp.store_id
+       WHERE l.product_id = $1 AND sp.last_day IS NULL AND st.active GROUP BY sp.store_id`,
+      [tomatoes],
+    );
+    expect(rows.map((x) => ({ store_id: x.store_id, price: x.price })).sort((a, b) => a.store_id - b.store_id)).toEqual(
+      expected.sort((a, b) => a.store_id - b.store_id),
+    );
+  });
+
+  it('leaves out a store that is no longer active', async () => {
+    const botany = seed.storeIds.get(PAKNSAVE_STORES[0]) as number // PAK'nSAVE Botany;
+    await db.pool.query('UPDATE store SET active = false WHERE id = $1', [botany]);
+    try {
+      const rows = (await get(`/api/v1/products/${tomatoes}/stores`)).body as StoreRow[];
+      expect(rows.map((x) => x.store)).toEqual([
+        'Woolworths Auckland Quay Street', 'Woolworths Auckland Victoria Street West', 'Woolworths Ponsonby', "PAK'nSAVE Ormiston", "PAK'nSAVE Highland Park",
+      ]);
+    } finally {
+      await db.pool.query('UPDATE store SET active = true WHERE id = $1', [botany]);
+    }
+  });
+
+  it('is an empty array when no store prices it, nothing is linked or the product is unknown', async () => {
+    // Bananas: only national prices (2024–25 history), no store ever priced them.
+    const bananas = await linkProduct('Bananas', ['woolworths:133211']);
+    const { rows } = await db.pool.query<{ id: number }>(`INSERT INTO product (name) VALUES ('nothing linked') RETURNING id`);
+    try {
+      for (const id of [bananas, rows[0].id, 777777]) {
+        const r = await get(`/api/v1/products/${id}/stores`);
+        expect(r.status, String(id)).toBe(200);
+        expect(r.body, String(id)).toEqual([]);
+      }
+    } finally {
+      await unlinkProduct(bananas);
+    }
+  });
+
+  it('400 for a malformed id', async () => {
+    for (const bad of ['abc', '0', '-3', '1.5', '99999999999']) {
+      const r = await get(`/api/v1/products/${bad}/stores`);
+      expect(r.status, bad).toBe(400);
+      expectError(r.body, 400, '"id"');
+    }
+  });
+});
+
+type SpreadBody = Record<string, { day: string[]; min: number[]; med: number[]; max: number[]; n: number[] }>;
+
+describe('get_product_spread', () => {
+  // The tomatoes plus a third PAK'nSAVE listing, "Organic Chopped Tomatoes Peeled In Tomato Juice"
+  // (2.49 at Ormiston only), so the chain's store counts add up to an even total on 2026-08-03.
+  const keys = [...TOMATOES, 'paknsave:5016686-EA-000'];
+  const organic = () => listing('paknsave:5026477-EA-000');
+  let product: number;
+  let ids: number[];
+
+  beforeAll(async () => {
+    product = await linkProduct('Chopped Tomatoes 400g', keys);
+    ids = keys.map(listing);
+    // Copies of the listings' real 2026-08-03 statistics on other days (placing them there is this
+    // test's choice): the window is the 365 days ending at the chain's last collection (STORE_DAY).
+    const copy = (key: string, day: string) =>
+      db.pool.query(
+        `INSERT INTO listing_day_stats (listing_id, day, min, med, max, n)
+         SELECT listing_id, $2::date, min, med, max, n FROM listing_day_stats WHERE listing_id = $1 AND day = $3::date`,
+        [listing(key), day, STORE_DAY],
+      );
+    await copy('paknsave:5026477-EA-000', addDays(STORE_DAY, -365)); // just outside
+    await copy('paknsave:5026477-EA-000', addDays(STORE_DAY, -364)); // first day inside
+    await copy('paknsave:5013580-EA-000', addDays(STORE_DAY, 1)); // after the chain's last collection
+    await copy('woolworths:295614', addDays(STORE_DAY, -30));
+  });
+
+  afterAll(async () => {
+    await db.pool.query('DELETE FROM listing_day_stats WHERE listing_id = ANY($1::int[]) AND day <> $2::date', [ids, STORE_DAY]);
+    await unlinkProduct(product);
+  });
+
+  it("gives one Spread per chain over the last 365 days, oldest first, combining the chain's listings per day", async () => {
+    const r = await get(`/api/v1/products/${product}/spread`);
+    expect(r.status).toBe(200);
+    const body = r.body as SpreadBody;
+    expect(Object.keys(body)).toEqual(['paknsave', 'woolworths']);
+    for (const k of Object.keys(body)) expectShape(body[k], SPREAD, k);
+    expect(body.woolworths).toEqual({ day: [addDays(STORE_DAY, -30), STORE_DAY], min: [159, 159], med: [159, 159], max: [159, 159], n: [3, 3] });
+    // 2026-08-03 at PAK'nSAVE: Chopped 2.49–2.84 (median 2.67, 2 stores), Organic 2.69 (3 stores),
+    // Organic peeled 2.49 (1 store). min 2.49, max 2.84, n = the largest count (3); the median of
+    // the medians weighted by stores: 2.49 ×1, 2.67 ×2, 2.69 ×3 → the 3rd and 4th of six → 2.68.
+    expect(body.paknsave).toEqual({
+      day: [addDays(STORE_DAY, -364), STORE_DAY],
+      min: [269, 249],
+      med: [269, 268],
+      max: [269, 284],
+      n: [3, 3],
+    });
+    expect(body.paknsave.day).not.toContain(addDays(STORE_DAY, -365));
+    expect(body.paknsave.day).not.toContain(addDays(STORE_DAY, 1));
+    // One listing's day is that listing's statistics.
+    const own = ((await get(`/api/v1/listings/${organic()}`)).body as ListingDetailBody).stats as SpreadBody[string];
+    expect(own.day).toEqual(body.paknsave.day);
+    expect([own.min[0], own.med[0], own.max[0], own.n[0]]).toEqual([body.paknsave.min[0], body.paknsave.med[0], body.paknsave.max[0], body.paknsave.n[0]]);
+  });
+
+  it('agrees with listing_day_stats combined independently', async () => {
+    const { rows } = await db.pool.query<{ slug: string; day: string; min: number; med: number; max: number; n: number }>(
+      `SELECT r.slug, s.day::text AS day, s.min, s.med, s.max, s.n
+       FROM listing_day_stats s JOIN listing l ON l.id = s.listing_id JOIN retailer r ON r.id = l.retailer_id
+       WHERE l.product_id = $1 AND s.day BETWEEN r.last_national_day - 364 AND r.last_national_day`,
+      [product],
+    );
+    const expected: SpreadBody = {};
+    const days = new Map<string, typeof rows>();
+    for (const row of rows) days.set(`${row.slug} ${row.day}`, [...(days.get(`${row.slug} ${row.day}`) ?? []), row]);
+    for (const key of [...days.keys()].sort()) {
+      const [slug, day] = key.split(' ');
+      const group = days.get(key)!;
+      // Each listing's median once per store reporting it; the middle one (or two, averaged).
+      const medians = group.flatMap((g) => Array<number>(g.n).fill(g.med)).sort((a, b) => a - b);
+      const mid = medians.length / 2;
+      const med = medians.length % 2 ? medians[Math.floor(mid)] : Math.round((medians[mid - 1] + medians[mid]) / 2);
+      const s = (expected[slug] ??= { day: [], min: [], med: [], max: [], n: [] });
+      s.day.push(day);
+      s.min.push(Math.min(...group.map((g) => g.min)));
+      s.med.push(med);
+      s.max.push(Math.max(...group.map((g) => g.max)));
+      s.n.push(Math.max(...group.map((g) => g.n)));
+    }
+    expect(Object.keys(expected).length).toBe(2);
+    expect((await get(`/api/v1/products/${product}/spread`)).body).toEqual(expected);
+  });
+
+  it("is each linked listing's stats for a chain with one linked listing", async () => {
+    const body = (await get(`/api/v1/products/${seed.productId}/spread`)).body as SpreadBody;
+    expect(Object.keys(body)).toEqual(['paknsave', 'woolworths']);
+    expect(body.woolworths).toEqual(((await get(`/api/v1/listings/${listing('woolworths:927566')}`)).body as ListingDetailBody).stats);
+    expect(body.paknsave).toEqual(((await get(`/api/v1/listings/${listing('paknsave:5329042-EA-000')}`)).body as ListingDetailBody).stats);
+    expect(body.paknsave).toEqual({ day: [STORE_DAY], min: [1449], med: [1449], max: [1449], n: [2] });
+  });
+
+  it('is an empty object when nothing linked has store prices, nothing is linked or the product is unknown', async () => {
+    const bananas = await linkProduct('Bananas', ['woolworths:133211']);
+    const { rows } = await db.pool.query<{ id: number }>(`INSERT INTO product (name) VALUES ('nothing linked') RETURNING id`);
+    try {
+      for (const id of [bananas, rows[0].id, 777777]) {
+        const r = await get(`/api/v1/products/${id}/spread`);
+        expect(r.status, String(id)).toBe(200);
+        expect(r.body, String(id)).toEqual({});
+      }
+    } finally {
+      await unlinkProduct(bananas);
+    }
+  });
+
+  it('400 for a malformed id', async () => {
+    for (const bad of ['abc', '0', '-3', '1.5', '99999999999']) {
+      const r = await get(`/api/v1/products/${bad}/spread`);
+      expect(r.status, bad).toBe(400);
+      expectError(r.body, 400, '"id"');
+    }
   });
 });
 
