@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { Kind, parse, print, type FragmentDefinitionNode } from 'graphql';
 import { ROOT_DIR } from '../src/env.js';
 import type { AnyOperation } from './operation.js';
 import getListing from './operations/get_listing.js';
@@ -41,10 +42,39 @@ export const operations: readonly AnyOperation[] = [
 /** Folder of the persisted GraphQL documents, one `<operation name>.graphql` each. */
 export const OPERATIONS_DIR = path.join(ROOT_DIR, 'schema', 'operations');
 
+/** The shared fragments file (schema/fragments.graphql). */
+export const FRAGMENTS_PATH = path.join(ROOT_DIR, 'schema', 'fragments.graphql');
+
+let fragmentDefinitions: Map<string, string> | undefined;
+
+/** Shared fragment definitions by name, read once. */
+function fragments(): Map<string, string> {
+  if (!fragmentDefinitions) {
+    const doc = parse(fs.readFileSync(FRAGMENTS_PATH, 'utf8'));
+    fragmentDefinitions = new Map(
+      doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, print(d)]),
+    );
+  }
+  return fragmentDefinitions;
+}
+
 /**
- * The persisted GraphQL document text of an operation.
- * @throws when `schema/operations/<name>.graphql` does not exist.
+ * The persisted GraphQL document text of an operation, followed by the shared fragments it spreads
+ * (transitively; only those, as GraphQL forbids unused fragments).
+ * @throws when `schema/operations/<name>.graphql` does not exist, or it spreads an unknown fragment.
  */
 export function documentText(name: string): string {
-  return fs.readFileSync(path.join(OPERATIONS_DIR, `${name}.graphql`), 'utf8');
+  const text = fs.readFileSync(path.join(OPERATIONS_DIR, `${name}.graphql`), 'utf8');
+  const used: string[] = [];
+  const visit = (source: string) => {
+    for (const [, spread] of source.matchAll(/\.\.\.\s*([A-Za-z_]\w*)/g)) {
+      if (spread === 'on' || used.includes(spread)) continue;
+      const definition = fragments().get(spread);
+      if (definition === undefined) throw new Error(`${name}: unknown fragment ${spread} (schema/fragments.graphql)`);
+      used.push(spread);
+      visit(definition);
+    }
+  };
+  visit(text);
+  return [text, ...used.map((f) => fragments().get(f))].join('\n');
 }

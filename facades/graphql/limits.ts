@@ -78,8 +78,10 @@ const thrown = {
  */
 export function armorPlugin({ production }: { production: boolean }): Plugin {
   return EnvelopArmorPlugin({
-    maxDepth: { n: MAX_DEPTH, ...reported },
-    costLimit: { maxCost: MAX_COST, ...reported },
+    // Fragments count as the fields they hold, not as an extra level (the persisted documents share
+    // selections through schema/fragments.graphql).
+    maxDepth: { n: MAX_DEPTH, flattenFragments: true, ...reported },
+    costLimit: { maxCost: MAX_COST, flattenFragments: true, ...reported },
     maxAliases: { n: MAX_ALIASES, ...reported },
     maxDirectives: { n: MAX_DIRECTIVES, ...reported },
     maxTokens: { n: MAX_TOKENS, ...thrown },

@@ -1,13 +1,14 @@
 /**
  * Contract checks without a database: the committed SDL matches the schema Pothos builds (run
  * `npm run schema:print` after changing the graph), every persisted operation document validates
- * against it, and documents and registry entries correspond one to one.
+ * against it (with the shared fragments they spread), and documents and registry entries correspond
+ * one to one.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildSchema, parse, validate, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { operations, OPERATIONS_DIR } from '../../facades/operations.js';
+import { documentText, operations, OPERATIONS_DIR } from '../../facades/operations.js';
 import { printSdl, SDL_PATH } from '../../src/graph/print.js';
 import { schema } from '../../src/graph/index.js';
 
@@ -28,7 +29,7 @@ describe('schema/operations/*.graphql', () => {
   });
 
   it.each(documents)('%s validates against the committed SDL and the built schema', (file) => {
-    const doc = parse(fs.readFileSync(path.join(OPERATIONS_DIR, file), 'utf8'));
+    const doc = parse(documentText(path.basename(file, '.graphql')));
     expect(validate(printed, doc).map((e) => e.message)).toEqual([]);
     expect(validate(schema, doc).map((e) => e.message)).toEqual([]);
     const ops = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
