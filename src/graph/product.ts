@@ -124,7 +124,10 @@ builder.prismaObject('Product', {
       description: 'Barcodes seen.',
       resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.gtins ?? [],
     }),
-    aliases: t.stringList({ description: 'Other names it is searched by (none yet).', resolve: () => [] }),
+    aliases: t.stringList({
+      description: 'Other names it is searched by: the names its linked listings carry at each chain.',
+      resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.aliases ?? [],
+    }),
     attributes: t.field({ type: [AttributeRef], description: 'Attributes (none yet).', resolve: () => [] }),
     offers: t.field({
       type: [OfferRef],

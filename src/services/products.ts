@@ -18,6 +18,8 @@ export interface ProductFacts {
   unit: string | null;
   pack_count: number | null;
   image: string | null;
+  /** Names of its linked listings that differ from the product's own name (case-insensitively), sorted. */
+  aliases: string[];
 }
 
 /**
@@ -33,7 +35,8 @@ export async function productFacts(pool: pg.Pool, productIds: readonly number[])
        (array_agg(l.qty ORDER BY l.id) FILTER (WHERE l.qty IS NOT NULL))[1] AS qty,
        (array_agg(l.unit ORDER BY l.id) FILTER (WHERE l.qty IS NOT NULL))[1] AS unit,
        (array_agg(l.pack_count ORDER BY l.id) FILTER (WHERE l.pack_count IS NOT NULL))[1] AS pack_count,
-       (array_agg(l.image ORDER BY l.id) FILTER (WHERE l.image IS NOT NULL))[1] AS image
+       (array_agg(l.image ORDER BY l.id) FILTER (WHERE l.image IS NOT NULL))[1] AS image,
+       ARRAY(SELECT min(n) FROM unnest(array_agg(l.name)) n WHERE lower(n) <> lower(p.name) GROUP BY lower(n) ORDER BY 1) AS aliases
      FROM product p LEFT JOIN listing l ON l.product_id = p.id
      WHERE p.id = ANY($1::int[])
      GROUP BY p.id`,

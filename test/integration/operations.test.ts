@@ -477,7 +477,11 @@ describe('get_product', () => {
     const p = r.body as Record<string, any>;
     expectShape(p, PRODUCT_DETAIL, 'product');
     p.offers.forEach((o: unknown, i: number) => expectShape(o, OFFER, `offers[${i}]`));
-    expect(p).toMatchObject({ id: seed.productId, retailers: 2, aliases: [], attributes: [], alternatives: [], weighable: false });
+    expect(p).toMatchObject({ id: seed.productId, retailers: 2, attributes: [], alternatives: [], weighable: false });
+    // Aliases: the linked listings' own names where they differ from the product's name.
+    const names = (p.offers as { name: string }[]).map((o) => o.name).filter((n) => n.toLowerCase() !== (p.name as string).toLowerCase());
+    expect(p.aliases).toEqual([...new Set(names)].sort());
+    expect(p.aliases).toContain('silver fern farms honest beef burgers with smoky caramelized onion');
     // full_results.csv: Woolworths 11.90 at 3 stores; PAK'nSAVE 14.49 at 2 of 3.
     expect(p.offers.map((o: Record<string, unknown>) => [o.retailer, o.price, o.stores, o.stores_total])).toEqual([
       ['woolworths', 1190, 3, 3],
