@@ -5,14 +5,23 @@
  *   import [--force]                               import the real data in DATA_DIR (once; --force re-checks)
  *   migrate                                        apply pending SQL migrations
  *   search-reindex                                 rebuild the Elasticsearch index and swap ELASTICSEARCH_ALIAS to it
+ *   match [--threshold <0..1>] [--dry-run]         link listings across chains (workers/match; also run by ingest and import)
+ *   link <listingId> <productId|new> [--note <t>]  a curator's link (locked); `new` creates a product from the listing
+ *   unlink <listingId> [--note <t>]                a curator's unlink (locked: re-runs keep it unlinked)
+ *   lock <listingId> | unlock <listingId>          pin a listing's link as it is / hand it back to the matcher
+ *   history <listingId>                            the listing's link decisions, oldest first
  *
  * Uses DATABASE_URL, or the embedded PostgreSQL when it is unset. Exits non-zero on any error,
  * printing the message (a malformed file names its line).
  *
+ * `ingest` runs the matching worker once every file is ingested (and `import` once the import is
+ * done), so new listings are linked across chains at once.
+ *
  * With ELASTICSEARCH_URL set, `ingest` also updates the search index incrementally once every file
- * is ingested: the listings each file touched are queued, then written to ELASTICSEARCH_ALIAS (when
- * Elasticsearch fails, the data stays ingested, the listings stay queued for the next run, and the
- * command exits non-zero).
+ * is ingested and matched: the listings each file touched and the listings matching relinked are
+ * queued, then written to ELASTICSEARCH_ALIAS (when Elasticsearch fails, the data stays ingested,
+ * the listings stay queued for the next run, and the command exits non-zero). `match`, `link` and
+ * `unlink` update the index the same way for the listings they relink.
  */
 import { loadEnv, ConfigError } from '../src/env.js';
 import { openDatabase, type Database } from '../src/db/database.js';
@@ -23,12 +32,20 @@ import { createElasticsearchClient, describeError } from '../src/search/elastics
 import { ReindexError, reindexListings } from './search/reindex.js';
 import { enqueueListings, syncPendingListings } from './search/sync.js';
 import { IndexBusyError } from './search/lock.js';
+import { runMatching, type MatchReport } from './match/match.js';
+import { LinkCommandError, linkHistory, linkListing, setLocked, unlinkListing } from './match/admin.js';
 
 const USAGE = `usage: npm run worker -- <command>
   ingest [--changes] <file.csv|file.ndjson>...   ingest observation files
   import                                         import the real data in DATA_DIR (skips what is already imported)
   migrate                                        apply pending SQL migrations
-  search-reindex                                 rebuild the Elasticsearch index (needs ELASTICSEARCH_URL)`;
+  search-reindex                                 rebuild the Elasticsearch index (needs ELASTICSEARCH_URL)
+  match [--threshold <0..1>] [--dry-run]         link listings across chains (also run after ingest and import)
+  link <listingId> <productId|new> [--note <t>]  link a listing to a product, locked (new: a product from the listing)
+  unlink <listingId> [--note <t>]                unlink a listing, locked (stays unlinked on re-runs)
+  lock <listingId>                               pin a listing's current link (or unlinked state)
+  unlock <listingId>                             hand a listing back to the matcher
+  history <listingId>                            a listing's link decisions, oldest first`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
@@ -53,20 +70,53 @@ async function main(argv: string[]): Promise<number> {
           console.log(`${file}: ${r.rows} rows, ${r.days.length} days, ${r.merged.length} merged, ${r.skipped} chain-days already ingested`);
           if (env.ELASTICSEARCH_URL) await enqueueListings(db.pool, r.listingIds);
         }
+        const m = await runMatching(db.pool);
+        printMatch(m);
         if (env.ELASTICSEARCH_URL) {
-          const client = createElasticsearchClient({ url: env.ELASTICSEARCH_URL, requestTimeoutMs: 120_000, maxRetries: 3 });
-          try {
-            const s = await syncPendingListings({ pool: db.pool, client, alias: env.ELASTICSEARCH_ALIAS });
-            if (s.skipped === 'no-index') {
-              console.log(`search index: alias "${env.ELASTICSEARCH_ALIAS}" does not exist yet, ${s.pending} listings queued (run: npm run worker -- search-reindex)`);
-            } else {
-              console.log(`search index: ${s.indexed} listings written, ${s.deleted} removed`);
-            }
-          } catch (e) {
-            throw new SearchUpdateError(`search index update failed, the ingested listings stay queued for the next ingest or search-reindex: ${describeError(e)}`);
-          } finally {
-            await client.close();
-          }
+          await enqueueListings(db.pool, m.listingIds);
+          await syncSearch(env.ELASTICSEARCH_URL, env.ELASTICSEARCH_ALIAS, db, 'the ingested and relinked listings stay queued for the next ingest or search-reindex');
+        }
+        return 0;
+      }
+      case 'match': {
+        const threshold = option(args, '--threshold');
+        const m = await runMatching(db.pool, {
+          threshold: threshold === undefined ? undefined : parseThreshold(threshold),
+          dryRun: args.includes('--dry-run'),
+        });
+        printMatch(m);
+        if (env.ELASTICSEARCH_URL && !m.dryRun && m.listingIds.length > 0) {
+          await enqueueListings(db.pool, m.listingIds);
+          await syncSearch(env.ELASTICSEARCH_URL, env.ELASTICSEARCH_ALIAS, db, 'the relinked listings stay queued for the next ingest or search-reindex');
+        }
+        return 0;
+      }
+      case 'link':
+      case 'unlink':
+      case 'lock':
+      case 'unlock':
+      case 'history': {
+        const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--note');
+        const id = parseId(positional[0], 'listing id');
+        const note = option(args, '--note');
+        if (command === 'history') {
+          console.log(JSON.stringify(await linkHistory(db.pool, id), null, 2));
+          return 0;
+        }
+        let r;
+        if (command === 'link') {
+          const target = positional[1];
+          if (target === undefined) throw new LinkCommandError('link needs a listing id and a product id (or "new")');
+          r = await linkListing(db.pool, id, target === 'new' ? 'new' : parseId(target, 'product id'), note);
+        } else if (command === 'unlink') {
+          r = await unlinkListing(db.pool, id, note);
+        } else {
+          r = await setLocked(db.pool, id, command === 'lock', note);
+        }
+        console.log(JSON.stringify(r, null, 2));
+        if (env.ELASTICSEARCH_URL && r.changed && r.productId !== r.previousProductId) {
+          await enqueueListings(db.pool, [r.listingId]);
+          await syncSearch(env.ELASTICSEARCH_URL, env.ELASTICSEARCH_ALIAS, db, 'the listing stays queued for the next ingest or search-reindex');
         }
         return 0;
       }
@@ -78,6 +128,7 @@ async function main(argv: string[]): Promise<number> {
       case 'import': {
         const report = await importRealData(db.pool, env.DATA_DIR);
         console.log(JSON.stringify(report, null, 2));
+        printMatch(await runMatching(db.pool));
         // An import writes listings in bulk: rebuild the Elasticsearch index rather than queue them.
         if (env.ELASTICSEARCH_URL) await reindex(env.ELASTICSEARCH_URL, env.ELASTICSEARCH_ALIAS, db);
         return 0;
@@ -101,13 +152,59 @@ async function reindex(url: string, alias: string, db: Database): Promise<void> 
   }
 }
 
+/** Drains the search outbox into `alias` and prints what it did; `stays` says what stays queued on failure. */
+async function syncSearch(url: string, alias: string, db: Database, stays: string): Promise<void> {
+  const client = createElasticsearchClient({ url, requestTimeoutMs: 120_000, maxRetries: 3 });
+  try {
+    const s = await syncPendingListings({ pool: db.pool, client, alias });
+    if (s.skipped === 'no-index') {
+      console.log(`search index: alias "${alias}" does not exist yet, ${s.pending} listings queued (run: npm run worker -- search-reindex)`);
+    } else {
+      console.log(`search index: ${s.indexed} listings written, ${s.deleted} removed`);
+    }
+  } catch (e) {
+    throw new SearchUpdateError(`search index update failed, ${stays}: ${describeError(e)}`);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Prints a matching report (without the long list of listing ids). */
+function printMatch(m: MatchReport): void {
+  const { listingIds, ...rest } = m;
+  console.log(`matching${m.dryRun ? ' (dry run, nothing written)' : ''}: ${JSON.stringify({ ...rest, relinkedListings: listingIds.length })}`);
+}
+
+/** The value after `name` in `args` (`--threshold 0.8`), or undefined. */
+function option(args: readonly string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const v = args[i + 1];
+  if (v === undefined || v.startsWith('--')) throw new UsageError(`${name} needs a value`);
+  return v;
+}
+
+function parseThreshold(v: string): number {
+  const n = Number(v);
+  if (!(n >= 0 && n <= 1)) throw new UsageError(`--threshold must be a number within [0, 1], not "${v}"`);
+  return n;
+}
+
+function parseId(v: string | undefined, what: string): number {
+  if (v === undefined || !/^\d+$/.test(v) || !Number.isSafeInteger(Number(v)) || Number(v) === 0) throw new UsageError(`${what} must be a positive integer, not "${v ?? ''}"`);
+  return Number(v);
+}
+
+/** Bad command-line arguments. */
+class UsageError extends Error {}
+
 /** A search index write failed (the message says what state the index and the outbox are in). */
 class SearchUpdateError extends Error {}
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
-    if (e instanceof ObservationError || e instanceof ConfigError || e instanceof DataDirError || e instanceof SearchUpdateError || e instanceof IndexBusyError || e instanceof ReindexError) {
+    if (e instanceof ObservationError || e instanceof ConfigError || e instanceof DataDirError || e instanceof SearchUpdateError || e instanceof IndexBusyError || e instanceof ReindexError || e instanceof LinkCommandError || e instanceof UsageError) {
       console.error(`error: ${e.message}`);
     }
     else console.error(e);
