@@ -8,6 +8,7 @@ import { loadEnv, ConfigError } from './env.js';
 import { openDatabase } from './db/database.js';
 import { createServer } from '../facades/server.js';
 import { importRealData, isEmpty, DataDirError } from '../workers/import/index.js';
+import { runMatching } from '../workers/match/match.js';
 
 async function main(): Promise<void> {
   let env;
@@ -30,6 +31,9 @@ async function main(): Promise<void> {
     try {
       const report = await importRealData(db.pool, env.DATA_DIR);
       log.info({ report, seconds: (Date.now() - started) / 1000 }, 'import finished');
+      // Link the same item across chains, as `npm run import` does.
+      const match = await runMatching(db.pool);
+      log.info({ linked: match.listingIds.length, seconds: (Date.now() - started) / 1000 }, 'matching finished');
     } catch (e) {
       if (!(e instanceof DataDirError)) throw e;
       log.warn(`${e.message} — serving without data; set DATA_DIR and restart, or run \`npm run import\``);

@@ -36,6 +36,8 @@ interface ProductData {
   id: number;
   name: string;
   brand: string | null;
+  brand_owner: string | null;
+  brand_parent: string | null;
   size_text: string | null;
   pack_count: number | null;
   qty: number | null;
@@ -115,8 +117,8 @@ export default defineOperation({
     shelf_slug: null,
     shelf_label: null,
     compare_unit: null,
-    brand_owner: null,
-    brand_parent: null,
+    brand_owner: p.brand_owner,
+    brand_parent: p.brand_parent,
     offers: p.offers.map(offer),
     alternatives: p.alternatives,
   }),

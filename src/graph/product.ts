@@ -104,6 +104,8 @@ builder.prismaObject('Product', {
     name: t.exposeString('name'),
     brand: t.exposeString('brand', { nullable: true }),
     sizeText: t.exposeString('sizeText', { nullable: true }),
+    brandOwner: t.exposeString('brandOwner', { nullable: true, description: 'Retailer slug when the brand is a house brand.' }),
+    brandParent: t.exposeString('brandParent', { nullable: true, description: 'Parent brand of a sub-brand.' }),
     image: t.string({
       nullable: true,
       resolve: async (p, _args, ctx) => p.image ?? (await ctx.loaders.productFacts.load(p.id))?.image ?? null,

@@ -471,6 +471,16 @@ describe('lookup_gtin', () => {
 });
 
 describe('get_product', () => {
+  it('carries the brand owner and parent the matcher records', async () => {
+    await db.pool.query("UPDATE product SET brand_owner = 'woolworths', brand_parent = 'Woolworths' WHERE id = $1", [seed.productId]);
+    try {
+      const p = (await get(`/api/v1/products/${seed.productId}`)).body as Record<string, unknown>;
+      expect(p).toMatchObject({ brand_owner: 'woolworths', brand_parent: 'Woolworths' });
+    } finally {
+      await db.pool.query('UPDATE product SET brand_owner = NULL, brand_parent = NULL WHERE id = $1', [seed.productId]);
+    }
+  });
+
   it('returns the ProductDetail with offers available and cheapest first', async () => {
     const r = await get(`/api/v1/products/${seed.productId}`);
     expect(r.status).toBe(200);
