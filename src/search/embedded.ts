@@ -12,6 +12,7 @@
  * lexemes of `to_tsvector` (quoted with quote_literal), so no input can be a tsquery syntax error.
  */
 import type pg from 'pg';
+import { inTransaction } from '../db/transaction.js';
 import type { Embedder, SearchBackend, SuggestionHit, SuggestQuery, TextQuery } from './backend.js';
 import { expandSynonyms, normalizeSearchText } from './synonyms.js';
 
@@ -166,19 +167,8 @@ ORDER BY grp, ord`;
  * these queries cross jit_above_cost, and compiling costs far more than the query (bench: suggest
  * p50 379 ms → 13 ms on the real catalogue).
  */
-async function readOnly<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN READ ONLY; SET LOCAL jit = off');
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+function readOnly<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return inTransaction(pool, fn, { readOnly: true, setup: 'SET LOCAL jit = off' });
 }
 
 /** Site path of a suggestion (api-spec Suggestion.href). */

@@ -2,6 +2,7 @@
  * Catalogue attributes without a price (for example a product-API dump whose prices are undated):
  * they update listings that observations already created, and never create listings or spans.
  */
+import { inTransaction } from '../../src/db/transaction.js';
 import type pg from 'pg';
 import { z } from 'zod';
 
@@ -102,9 +103,7 @@ export async function updateListingAttributes(pool: pg.Pool, rows: readonly List
   });
   if (valid.length === 0) return { updated: 0, unchanged: 0, unknown: 0, unknownIds: [] };
 
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     const slugs = [...new Set(valid.map((r) => r.retailer))];
     const known = await client.query<{ slug: string }>('SELECT slug FROM retailer WHERE slug = ANY($1::text[])', [slugs]);
     const missing = slugs.filter((s) => !known.rows.some((k) => k.slug === s));
@@ -137,14 +136,8 @@ export async function updateListingAttributes(pool: pg.Pool, rows: readonly List
             coalesce(x.category_path, l.category_path), coalesce(x.image, l.image), coalesce(x.retailer_url, l.retailer_url))`,
       [payload],
     );
-    await client.query('COMMIT');
     const unknownIds = valid.filter((_, i) => !present.has(i)).map((r) => `${r.retailer}:${r.external_id}`);
     const updated = upd.rowCount ?? 0;
     return { updated, unchanged: present.size - updated, unknown: unknownIds.length, unknownIds };
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -2,6 +2,7 @@
  * Store lists → the `store` table. Stores are keyed by (retailer, the retailer's own store id);
  * an upsert inserts new stores and rewrites only the stores whose fields changed.
  */
+import { inTransaction } from '../../src/db/transaction.js';
 import type pg from 'pg';
 import { z } from 'zod';
 
@@ -96,9 +97,7 @@ export async function upsertStores(pool: pg.Pool, stores: readonly StoreInput[])
   });
   if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
 
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     const slugs = [...new Set(rows.map((r) => r.retailer))];
     const known = await client.query<{ slug: string }>('SELECT slug FROM retailer WHERE slug = ANY($1::text[])', [slugs]);
     const missing = slugs.filter((s) => !known.rows.some((k) => k.slug === s));
@@ -118,14 +117,8 @@ export async function upsertStores(pool: pg.Pool, stores: readonly StoreInput[])
        RETURNING (xmax = 0) AS inserted`,
       [JSON.stringify(rows)],
     );
-    await client.query('COMMIT');
     const inserted = res.rows.filter((r) => r.inserted).length;
     const updated = res.rows.length - inserted;
     return { inserted, updated, unchanged: rows.length - inserted - updated };
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+  });
 }

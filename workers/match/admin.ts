@@ -16,6 +16,7 @@
  * it left without listings. A command that changes nothing logs nothing.
  */
 import type pg from 'pg';
+import { inTransaction } from '../../src/db/transaction.js';
 import { lockMatching, logDecisions, readListings, refreshProducts, createProducts, type ListingRow } from './store.js';
 
 /** A command that cannot be carried out (unknown listing or product); nothing was written. */
@@ -36,22 +37,12 @@ export interface CommandResult {
   deletedProductIds: number[];
 }
 
-async function inTransaction<T>(pool: pg.Pool, f: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    try {
-      await lockMatching(client);
-      const r = await f(client);
-      await client.query('COMMIT');
-      return r;
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw e;
-    }
-  } finally {
-    client.release();
-  }
+/** Runs `f` in a transaction holding the matching lock (a curator's change never interleaves a run). */
+function curatorTransaction<T>(pool: pg.Pool, f: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return inTransaction(pool, async (client) => {
+    await lockMatching(client);
+    return f(client);
+  });
 }
 
 async function listing(client: pg.PoolClient, id: number): Promise<ListingRow> {
@@ -69,7 +60,7 @@ async function listing(client: pg.PoolClient, id: number): Promise<ListingRow> {
  * @throws LinkCommandError for an unknown listing or product.
  */
 export async function linkListing(pool: pg.Pool, listingId: number, target: number | 'new', note?: string): Promise<CommandResult> {
-  return inTransaction(pool, async (client) => {
+  return curatorTransaction(pool, async (client) => {
     const l = await listing(client, listingId);
     let productId: number;
     let created: number | null = null;
@@ -116,7 +107,7 @@ export async function linkListing(pool: pg.Pool, listingId: number, target: numb
  * @throws LinkCommandError for an unknown listing.
  */
 export async function unlinkListing(pool: pg.Pool, listingId: number, note?: string): Promise<CommandResult> {
-  return inTransaction(pool, async (client) => {
+  return curatorTransaction(pool, async (client) => {
     const l = await listing(client, listingId);
     if (l.productId === null && l.linkLocked) return result(l, null, true, false, null, []);
     await client.query(
@@ -138,7 +129,7 @@ export async function unlinkListing(pool: pg.Pool, listingId: number, note?: str
  * @throws LinkCommandError for an unknown listing.
  */
 export async function setLocked(pool: pg.Pool, listingId: number, locked: boolean, note?: string): Promise<CommandResult> {
-  return inTransaction(pool, async (client) => {
+  return curatorTransaction(pool, async (client) => {
     const l = await listing(client, listingId);
     if (l.linkLocked === locked) return result(l, l.productId, locked, false, null, []);
     await client.query('UPDATE listing SET link_locked = $2, linked_at = now() WHERE id = $1', [l.id, locked]);
