@@ -90,8 +90,25 @@ export async function currentNationalSpans(pool: pg.Pool, listingIds: readonly n
 }
 
 /** Open spans at active stores that have been collected: "stores pricing it today". */
+/**
+ * A store span `sp` at store `st` is a current store price: open (the listing was in the store's
+ * latest collection) at an active store that has been collected. Shared by every store-price read.
+ */
+export const CURRENT_STORE_SPAN = 'sp.last_day IS NULL AND st.active AND st.last_day IS NOT NULL';
+
 const OPEN_AT_ACTIVE_STORE = `FROM store_price_span sp JOIN store st ON st.id = sp.store_id
-  WHERE sp.listing_id = ANY($1::int[]) AND sp.last_day IS NULL AND st.active AND st.last_day IS NOT NULL`;
+  WHERE sp.listing_id = ANY($1::int[]) AND ${CURRENT_STORE_SPAN}`;
+
+/** Rows grouped into lists by `key`, each list in row order. */
+export function groupRows<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const r of rows) {
+    const list = out.get(key(r));
+    if (list) list.push(r);
+    else out.set(key(r), [r]);
+  }
+  return out;
+}
 
 /**
  * Every active store's current price of each listing, cheapest shelf price first (then store name).
@@ -105,13 +122,7 @@ export async function storePrices(pool: pg.Pool, listingIds: readonly number[]):
      ORDER BY sp.listing_id, sp.price, st.name, st.id`,
     [listingIds],
   );
-  const out = new Map<number, StorePrice[]>();
-  for (const r of rows) {
-    const list = out.get(r.listing_id) ?? [];
-    list.push(r);
-    out.set(r.listing_id, list);
-  }
-  return out;
+  return groupRows(rows, (r) => r.listing_id);
 }
 
 /**

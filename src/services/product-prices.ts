@@ -10,7 +10,7 @@
  */
 import type pg from 'pg';
 import { nzToday } from '../domain/days.js';
-import { STATS_WINDOW_DAYS, type DailyStatsColumns, type PromoFields } from './prices.js';
+import { CURRENT_STORE_SPAN, groupRows, STATS_WINDOW_DAYS, type DailyStatsColumns, type PromoFields } from './prices.js';
 
 /**
  * One store's current price of a product (api-spec "ProductStorePrice"): the price of the open span,
@@ -63,22 +63,16 @@ export async function productStorePrices(pool: pg.Pool, productIds: readonly num
          sp.price, sp.promo_price, sp.promo_kind, sp.multibuy_qty, sp.multibuy_price,
          l.id AS listing_id, st.last_day::text AS day
        FROM listing l
-       JOIN store_price_span sp ON sp.listing_id = l.id AND sp.last_day IS NULL
+       JOIN store_price_span sp ON sp.listing_id = l.id
        JOIN store st ON st.id = sp.store_id
        JOIN retailer r ON r.id = st.retailer_id
-       WHERE l.product_id = ANY($1::int[]) AND st.active AND st.last_day IS NOT NULL
+       WHERE l.product_id = ANY($1::int[]) AND ${CURRENT_STORE_SPAN}
        ORDER BY l.product_id, st.id, sp.price, sp.promo_price ASC NULLS LAST, l.id
      ) best
      ORDER BY product_id, price, store, store_id`,
     [productIds],
   );
-  const out = new Map<number, ProductStorePrice[]>();
-  for (const r of rows) {
-    const list = out.get(r.product_id) ?? [];
-    list.push(r);
-    out.set(r.product_id, list);
-  }
-  return out;
+  return groupRows(rows, (r) => r.product_id);
 }
 
 /**
@@ -145,11 +139,6 @@ export async function productSpreads(
      ORDER BY product_id, slug`,
     [productIds, today, STATS_WINDOW_DAYS],
   );
-  const out = new Map<number, RetailerSpread[]>();
-  for (const { product_id, retailer, ...spread } of rows) {
-    const list = out.get(product_id) ?? [];
-    list.push({ retailer, spread });
-    out.set(product_id, list);
-  }
-  return out;
+  const grouped = groupRows(rows, (r) => r.product_id);
+  return new Map([...grouped].map(([id, list]) => [id, list.map(({ product_id: _, retailer, ...spread }): RetailerSpread => ({ retailer, spread }))]));
 }

@@ -22,11 +22,10 @@
  * The calibration (src/domain/matching.ts CALIBRATION) is a logistic fit of judged proposals;
  * the bench refits it and says when the shipped constants drift from the fit.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database.js';
+import { createTestDatabase, DATA_DIR } from '../helpers/db.js';
 import { importRealData } from '../../workers/import/index.js';
 import { readAllListings, type ListingRow } from '../../workers/match/store.js';
 import { runMatching } from '../../workers/match/match.js';
@@ -40,8 +39,6 @@ import {
   type MatchListing,
 } from '../../src/domain/matching.js';
 
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const DATA_DIR = process.env.DATA_DIR ?? new URL('../../../shared/data', import.meta.url).pathname;
 const PAIRS_FILE = new URL('../fixtures/matching/pairs.json', import.meta.url).pathname;
 /** Confidence thresholds evaluated: every 0.05 from 0.30, every 0.01 from 0.80 (where links thin out). */
 const THRESHOLDS = [
@@ -78,24 +75,14 @@ async function realDatabase(): Promise<{ db: Database; reused: boolean; done: ()
     const db = await openDatabase({ databaseUrl: process.env.BENCH_MATCH_DATABASE_URL, embeddedDir: '', embeddedPort: 0 });
     return { db, reused: true, done: () => db.close() };
   }
-  const name = `bench_match_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: url.toString(), embeddedDir: '', embeddedPort: 0 });
+  const db = await createTestDatabase('bench_match');
   const t = performance.now();
   await importRealData(db.pool, DATA_DIR, { progress: false });
   console.log(`real data imported into a fresh database in ${((performance.now() - t) / 1000).toFixed(1)} s (${DATA_DIR})`);
   return {
     db,
     reused: false,
-    done: async () => {
-      await db.close();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
+    done: () => db.drop(),
   };
 }
 

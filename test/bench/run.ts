@@ -9,27 +9,18 @@
  * `npm run bench` runs this ingest bench, then the search bench (test/bench/search.ts; alone:
  * `npm run bench:search`; this one alone: `npm run bench:ingest`).
  */
-import crypto from 'node:crypto';
-import pg from 'pg';
-import { openDatabase } from '../../src/db/database.js';
+import { createTestDatabase } from '../helpers/db.js';
 import { ingest } from '../../workers/ingest/ingest.js';
 import { addDays } from '../../src/domain/days.js';
 import type { RawRecord } from '../../workers/ingest/format.js';
 
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const STORES = Number(process.env.BENCH_STORES ?? 100);
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 5000);
 const DAYS = Number(process.env.BENCH_DAYS ?? 4);
 const CHANGE_RATE = Number(process.env.BENCH_CHANGE_RATE ?? 0.03);
 
 async function benchIngest(): Promise<void> {
-  const name = `bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: url.toString(), embeddedDir: '', embeddedPort: 0 });
+  const db = await createTestDatabase('bench_ingest');
   try {
     await db.pool.query(
       `INSERT INTO store (retailer_id, external_id, name, lat, lng, town, area)
@@ -59,9 +50,7 @@ async function benchIngest(): Promise<void> {
       day = addDays(day, 1);
     }
   } finally {
-    await db.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await db.drop();
   }
 }
 

@@ -15,7 +15,7 @@ import { operations } from '../../facades/operations.js';
 import { Retailer } from '../../facades/resources.js';
 import {
   CURRENT_PRICE, DAILY_STATS, HISTORY, LISTING_CARD, LISTING_DETAIL, LISTING_STORE_PRICE, OFFER, PRODUCT_DETAIL,
-  RETAILER, STORE, type Spec,
+  PRODUCT_GROUP, PRODUCT_STORE_PRICE, RETAILER, SPREAD, STORE, SUGGESTION, type Spec,
 } from '../helpers/shape.js';
 
 const BASE = 'https://prices.example.nz';
@@ -79,7 +79,8 @@ describe('OpenAPI document', () => {
   const RESOURCES: Record<string, Spec> = {
     ListingCard: LISTING_CARD, Retailer: RETAILER, Store: STORE, CurrentPrice: CURRENT_PRICE,
     ListingStorePrice: LISTING_STORE_PRICE, ListingDetail: LISTING_DETAIL, DailyStats: DAILY_STATS, History: HISTORY,
-    Offer: OFFER, ProductDetail: PRODUCT_DETAIL,
+    Offer: OFFER, ProductDetail: PRODUCT_DETAIL, ProductGroup: PRODUCT_GROUP, Suggestion: SUGGESTION,
+    ProductStorePrice: PRODUCT_STORE_PRICE, Spread: SPREAD,
   };
   it.each(Object.keys(RESOURCES))('schema %s has exactly the fields and nullability of api-spec', (id) => {
     const schema = doc.components.schemas[id];

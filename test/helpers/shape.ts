@@ -107,6 +107,18 @@ export const PRODUCT_STORE_PRICE: Spec = {
 /** api-spec Spread. */
 export const SPREAD: Spec = { day: 'arr', min: 'arr', med: 'arr', max: 'arr', n: 'arr' };
 
+/** api-spec ProductGroup. */
+export const PRODUCT_GROUP: Spec = {
+  product_id: 'int?', name: 'str', brand: 'str?', size_text: 'str?', image: 'str?', generic_id: 'int?',
+  generic_label: 'str?', offers: 'arr',
+};
+
+/** api-spec Suggestion. */
+export const SUGGESTION: Spec = {
+  kind: 'str', id: 'int?', label: 'str', detail: 'str?', href: 'str', price: 'int?', promo_price: 'int?',
+  promo_kind: 'int?', image: 'str?',
+};
+
 /** api-spec Error. */
 export const ERROR_BODY: Spec = { error: 'obj' };
 
