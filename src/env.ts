@@ -17,6 +17,13 @@ const schema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   /** Folder holding the real public data (see ../shared/data/README.md). */
   DATA_DIR: z.string().min(1).default(path.resolve(root, '..', 'shared', 'data')),
+  /**
+   * Folder of the nightly exports: each run writes `<EXPORT_DIR>/<day>T<time>/` and then switches the
+   * `<EXPORT_DIR>/latest` symlink to it (served at /data/latest/*).
+   */
+  EXPORT_DIR: z.string().min(1).default(path.join(root, '.data', 'exports')),
+  /** Nightly export schedule (node-cron expression, Pacific/Auckland); `off` disables it. */
+  EXPORT_CRON: z.string().min(1).default('30 4 * * *'),
   /** Import the real data into an empty database on start. */
   IMPORT_ON_START: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
