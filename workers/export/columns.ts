@@ -1,0 +1,153 @@
+/**
+ * The bulk export's tables and columns: the one place their names, types and meanings are written.
+ *
+ * The export worker (workers/export/export.ts) writes each table as Zstd Parquet
+ * (`<name>.parquet`) and gzipped CSV (`<name>.csv.gz`, RFC 4180, header row, UTF-8, empty field =
+ * null); the import (workers/export/import.ts) reads them back; the README and the export folder's
+ * README.md are generated from the `doc` texts. Conventions (api-spec "Global conventions"): days
+ * are dates (`YYYY-MM-DD`, New Zealand calendar); money is integer New Zealand cents; ids are the
+ * service's own ids, the same as in the API.
+ */
+
+/** A column's logical type: its DuckDB/Parquet type is given by {@link DUCKDB_TYPE}. */
+export type ColumnType = 'integer' | 'bigint' | 'double' | 'boolean' | 'date' | 'text' | 'text[]';
+
+/** One column of an export table. */
+export interface ExportColumn {
+  /** Column name, as in the Parquet schema and the CSV header. */
+  name: string;
+  type: ColumnType;
+  /** Whether the column may be null (empty in CSV). */
+  nullable: boolean;
+  /** What the column holds, with its unit. */
+  doc: string;
+}
+
+/** One export table (written as `<name>.parquet` and `<name>.csv.gz`). */
+export interface ExportTable {
+  name: 'listings' | 'stores' | 'price_spans' | 'index_daily' | 'basket';
+  doc: string;
+  columns: ExportColumn[];
+}
+
+/** DuckDB (and so Parquet) type of each logical type. `text[]` is a Parquet LIST of strings; in CSV it is a JSON array. */
+export const DUCKDB_TYPE: Record<ColumnType, string> = {
+  integer: 'INTEGER',
+  bigint: 'BIGINT',
+  double: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  date: 'DATE',
+  text: 'VARCHAR',
+  'text[]': 'VARCHAR[]',
+};
+
+const c = (name: string, type: ColumnType, nullable: boolean, doc: string): ExportColumn => ({ name, type, nullable, doc });
+
+/** The five export tables, in manifest order. */
+export const EXPORT_TABLES: ExportTable[] = [
+  {
+    name: 'listings',
+    doc: "One row per listing (one chain's product), with its cross-chain product link.",
+    columns: [
+      c('listing_id', 'integer', false, 'listing id (as in /api/v1/listings/{id})'),
+      c('retailer', 'text', false, 'retailer slug'),
+      c('external_id', 'text', false, "retailer's own product id"),
+      c('name', 'text', false, 'name as the retailer shows it'),
+      c('brand', 'text', true, 'brand'),
+      c('size_text', 'text', true, 'size as the retailer writes it'),
+      c('qty', 'double', true, 'parsed quantity, in `unit`'),
+      c('unit', 'text', true, 'unit of `qty`: g, ml, each or m'),
+      c('pack_count', 'integer', true, 'units in a multipack'),
+      c('weighable', 'boolean', false, 'sold loose by weight (the price is per kilogram)'),
+      c('gtin', 'bigint', true, 'barcode as an integer (leading zeros fall away)'),
+      c('category_path', 'text[]', false, "retailer's own breadcrumb, root first"),
+      c('image', 'text', true, 'image path'),
+      c('retailer_url', 'text', true, "the product on the retailer's site"),
+      c('available', 'boolean', false, 'available at the last collection'),
+      c('first_seen', 'date', false, 'first day observed'),
+      c('last_seen', 'date', false, 'last day observed'),
+      c('product_id', 'integer', true, 'linked product id (as in /api/v1/products/{id}); null when not linked'),
+      c('link_method', 'text', true, 'how the link was made: gtin, shared_id, name, manual'),
+      c('link_confidence', 'double', true, 'confidence of the link, 0 to 1'),
+      c('link_locked', 'boolean', false, 'link (or unlinked state) pinned by a curator'),
+    ],
+  },
+  {
+    name: 'stores',
+    doc: 'One row per store in the price panel.',
+    columns: [
+      c('store_id', 'integer', false, 'store id (as in /api/v1/stores/{id})'),
+      c('retailer', 'text', false, 'retailer slug'),
+      c('external_id', 'text', false, "retailer's own store id"),
+      c('name', 'text', false, 'store name'),
+      c('address', 'text', true, 'street address'),
+      c('region', 'text', true, "retailer's own region code"),
+      c('lat', 'double', false, 'latitude, WGS 84 degrees'),
+      c('lng', 'double', false, 'longitude, WGS 84 degrees'),
+      c('town', 'text', false, 'nearest urban area, or `Rural <region>`'),
+      c('area', 'text', false, 'region (regional council)'),
+      c('urban', 'text', true, 'urban class: major, large, medium, small, rural'),
+      c('active', 'boolean', false, 'still in the panel'),
+      c('last_day', 'date', true, 'last day the store was collected'),
+    ],
+  },
+  {
+    name: 'price_spans',
+    doc:
+      'The full price history as spans: one row per price, from the day it appeared to the day it last held (inclusive). ' +
+      '`scope` national rows are the chain-wide price (the median across reporting stores; for a national-only chain, the national observation); ' +
+      '`scope` store rows are one store\'s shelf price.',
+    columns: [
+      c('scope', 'text', false, '`national` or `store`'),
+      c('listing_id', 'integer', false, 'listing id'),
+      c('store_id', 'integer', true, 'store id for store rows; null for national rows'),
+      c('first_day', 'date', false, 'first day of the span'),
+      c('last_day', 'date', false, 'last day of the span, inclusive (for the current span: the latest collection day)'),
+      c('current', 'boolean', false, 'the span is still open (the latest price)'),
+      c('price', 'integer', false, 'shelf price, cents'),
+      c('promo_price', 'integer', true, 'promotional price, cents'),
+      c('promo_kind', 'integer', true, 'promotion kind: 1 special, 2 member/club price, 3 multibuy, 4 clearance'),
+      c('multibuy_qty', 'integer', true, 'multibuy: units'),
+      c('multibuy_price', 'integer', true, 'multibuy: price of `multibuy_qty` units together, cents'),
+    ],
+  },
+  {
+    name: 'index_daily',
+    doc: 'The daily food-price index nowcast (IndexPoint); empty until the index has been computed.',
+    columns: [
+      c('day', 'date', false, 'day'),
+      c('group_id', 'integer', false, 'index group (0 = all food)'),
+      c('raw', 'double', false, 'chained series, base 1000 on its first day'),
+      c('anchored', 'double', true, 'anchored to the last official monthly value'),
+      c('coverage', 'double', false, 'share of basket weight observed, 0 to 1'),
+    ],
+  },
+  {
+    name: 'basket',
+    doc: 'The index basket (Food Price Index items); empty until the basket exists.',
+    columns: [
+      c('id', 'integer', false, 'basket item id'),
+      c('code', 'text', false, 'official classification code'),
+      c('name', 'text', false, 'item name'),
+      c('group_code', 'text', false, 'basket group code'),
+      c('group_name', 'text', false, 'basket group name'),
+      c('group_weight', 'double', false, 'group weight, percent'),
+      c('weight', 'double', false, 'item weight, percent within the basket'),
+      c('observable', 'boolean', false, 'whether the group is observable from supermarket shelves'),
+      c('per_unit', 'boolean', false, 'compared per kg or litre instead of per pack'),
+      c('spec', 'text', true, 'the official size specification priced'),
+      c('unit', 'text', true, 'unit of the specification'),
+      c('qty_min', 'double', true, 'smallest admitted quantity'),
+      c('qty_max', 'double', true, 'largest admitted quantity'),
+      c('keywords', 'text[]', false, 'match keywords'),
+      c('exclude', 'text[]', false, 'exclusion keywords'),
+    ],
+  },
+];
+
+/** The export table called `name`; throws on an unknown name. */
+export function exportTable(name: ExportTable['name']): ExportTable {
+  const t = EXPORT_TABLES.find((x) => x.name === name);
+  if (!t) throw new Error(`unknown export table ${name}`);
+  return t;
+}
