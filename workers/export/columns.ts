@@ -67,7 +67,7 @@ export const EXPORT_TABLES: ExportTable[] = [
       c('first_seen', 'date', false, 'first day observed'),
       c('last_seen', 'date', false, 'last day observed'),
       c('product_id', 'integer', true, 'linked product id (as in /api/v1/products/{id}); null when not linked'),
-      c('link_method', 'text', true, 'how the link was made: gtin, shared_id, name, manual'),
+      c('link_method', 'text', true, 'how the link was made: gtin, retailer_id, name, manual'),
       c('link_confidence', 'double', true, 'confidence of the link, 0 to 1'),
       c('link_locked', 'boolean', false, 'link (or unlinked state) pinned by a curator'),
     ],
