@@ -18,7 +18,7 @@ import {
   type PromoCounts,
   type StorePrice,
 } from './services/prices.js';
-import { productFacts, type ProductFacts } from './services/products.js';
+import { productAlternatives, productFacts, type ProductAlternative, type ProductFacts } from './services/products.js';
 import { productSpreads, productStorePrices, type ProductStorePrice, type RetailerSpread } from './services/product-prices.js';
 import type { SearchBackend } from './search/backend.js';
 import { createEmbeddedBackend } from './search/embedded.js';
@@ -41,6 +41,8 @@ export interface Loaders {
   productFacts: DataLoader<number, ProductFacts | null>;
   /** Every active store currently pricing a product, once each, cheapest first (empty when none). */
   productStores: DataLoader<number, ProductStorePrice[]>;
+  /** Up to 16 other products in a product's generic, cheapest first (empty without a generic). */
+  productAlternatives: DataLoader<number, ProductAlternative[]>;
   /** Daily store spread of a product over the last year, one entry per chain (empty when none). */
   productSpread: DataLoader<number, RetailerSpread[]>;
 }
@@ -87,6 +89,7 @@ export function createContext(db: ContextSource): Context {
       storePromos: loader<PromoCounts>((ids) => storePromoCounts(pool, ids), () => ({ club: 0, sale: 0, multibuy: 0 })),
       productFacts: loader<ProductFacts | null>((ids) => productFacts(pool, ids), () => null),
       productStores: loader<ProductStorePrice[]>((ids) => productStorePrices(pool, ids), () => []),
+      productAlternatives: loader<ProductAlternative[]>((ids) => productAlternatives(pool, ids), () => []),
       productSpread: loader<RetailerSpread[]>((ids) => productSpreads(pool, ids), () => []),
     },
   };

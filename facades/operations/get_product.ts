@@ -47,6 +47,13 @@ interface ProductData {
   aliases: string[];
   retailers: number;
   gtins: number[];
+  generic_id: number | null;
+  generic_label: string | null;
+  generic_kind: string | null;
+  generic_kind_label: string | null;
+  shelf_slug: string | null;
+  shelf_label: string | null;
+  compare_unit: string | null;
   attributes: { key: string; label: string; value: string }[];
   offers: OfferData[];
   alternatives: Alternative[];
@@ -98,7 +105,7 @@ export default defineOperation({
     id: p.id,
     name: p.name,
     brand: p.brand,
-    // Taxonomy (brands, generics, kinds, shelves) is not modelled yet: these stay null.
+    // Brands are a curated list in code (src/domain/brands.ts), not rows with ids: brand_id stays null.
     brand_id: null,
     size_text: p.size_text,
     pack_count: p.pack_count,
@@ -110,13 +117,13 @@ export default defineOperation({
     retailers: p.retailers,
     gtins: p.gtins,
     attributes: p.attributes,
-    generic_id: null,
-    generic_label: null,
-    generic_kind: null,
-    generic_kind_label: null,
-    shelf_slug: null,
-    shelf_label: null,
-    compare_unit: null,
+    generic_id: p.generic_id,
+    generic_label: p.generic_label,
+    generic_kind: p.generic_kind,
+    generic_kind_label: p.generic_kind_label,
+    shelf_slug: p.shelf_slug,
+    shelf_label: p.shelf_label,
+    compare_unit: p.compare_unit,
     brand_owner: p.brand_owner,
     brand_parent: p.brand_parent,
     offers: p.offers.map(offer),

@@ -1,43 +1,36 @@
 /**
  * Product (the same item linked across chains) with Offer (one linked listing, a variant of the
  * Listing model), Alternative, Attribute and ProductStorePrice; root fields `product` and
- * `productStores`. Products are empty until matching runs; alternatives, aliases and attributes
- * stay empty until generics exist.
+ * `productStores`. Products are made by the matching worker, which also gives them their generic
+ * (src/domain/kinds.ts); alternatives are the other products of that generic.
  */
 import { builder } from '../builder.js';
+import { attributesOf } from '../domain/kinds.js';
 import { isAvailable, lastSeen, orderOffers } from '../domain/listings.js';
 import { NotFound } from '../errors.js';
 import type { ProductStorePrice } from '../services/product-prices.js';
+import type { ProductAlternative } from '../services/products.js';
 import { CurrentPriceRef } from './listing.js';
 import { dayString } from './scalars.js';
 
-/** An alternative product in the same generic. */
-interface AlternativeShape {
-  id: number;
-  name: string;
-  brand: string | null;
-  sizeText: string | null;
-  image: string | null;
-  price: number | null;
-  retailer: string | null;
-  retailers: number;
-  ownBrand: boolean;
-}
-
-const AlternativeRef = builder.objectRef<AlternativeShape>('Alternative').implement({
+const AlternativeRef = builder.objectRef<ProductAlternative>('Alternative').implement({
   description: 'Another product in the same generic.',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'Product id.' }),
     name: t.exposeString('name'),
     brand: t.exposeString('brand', { nullable: true }),
-    sizeText: t.exposeString('sizeText', { nullable: true }),
+    sizeText: t.exposeString('size_text', { nullable: true }),
     image: t.exposeString('image', { nullable: true }),
     price: t.exposeInt('price', { nullable: true, description: 'Cheapest current shelf price, cents.' }),
     retailer: t.exposeString('retailer', { nullable: true, description: 'Slug of the chain with that price.' }),
     retailers: t.exposeInt('retailers', { description: 'Chains that sell it.' }),
-    ownBrand: t.exposeBoolean('ownBrand', { description: 'A house brand.' }),
+    ownBrand: t.exposeBoolean('own_brand', { description: 'A house brand.' }),
   }),
 });
+
+const GENERIC_SELECT = {
+  generic: { select: { id: true, label: true, kind: { select: { slug: true, label: true, compareUnit: true, shelfSlug: true, shelfLabel: true } } } },
+} as const;
 
 const AttributeRef = builder.objectRef<{ key: string; label: string; value: string }>('Attribute').implement({
   fields: (t) => ({
@@ -130,7 +123,28 @@ builder.prismaObject('Product', {
       description: 'Other names it is searched by: the names its linked listings carry at each chain.',
       resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.aliases ?? [],
     }),
-    attributes: t.field({ type: [AttributeRef], description: 'Attributes (none yet).', resolve: () => [] }),
+    genericId: t.int({ nullable: true, description: 'The generic (kind, variant and size) it belongs to.', select: GENERIC_SELECT, resolve: (p) => p.generic?.id ?? null }),
+    genericLabel: t.string({ nullable: true, description: 'Label of the generic, e.g. "Beef mince, lean, 500 g".', select: GENERIC_SELECT, resolve: (p) => p.generic?.label ?? null }),
+    genericKind: t.string({ nullable: true, description: 'Slug of the kind.', select: GENERIC_SELECT, resolve: (p) => p.generic?.kind.slug ?? null }),
+    genericKindLabel: t.string({ nullable: true, description: 'Label of the kind.', select: GENERIC_SELECT, resolve: (p) => p.generic?.kind.label ?? null }),
+    shelfSlug: t.string({
+      nullable: true,
+      description: 'The most specific shelf its kind is on (null until shelves exist).',
+      select: GENERIC_SELECT,
+      resolve: (p) => p.generic?.kind.shelfSlug ?? null,
+    }),
+    shelfLabel: t.string({ nullable: true, select: GENERIC_SELECT, resolve: (p) => p.generic?.kind.shelfLabel ?? null }),
+    compareUnit: t.string({
+      nullable: true,
+      description: 'Unit its kind is compared in: kg, l or each.',
+      select: GENERIC_SELECT,
+      resolve: (p) => p.generic?.kind.compareUnit ?? null,
+    }),
+    attributes: t.field({
+      type: [AttributeRef],
+      description: 'Attributes read from its name and size (size, fat, organic, gluten free, free range, grass fed, halal, no added salt, origin).',
+      resolve: (p) => attributesOf({ name: p.name, sizeText: p.sizeText }),
+    }),
     offers: t.field({
       type: [OfferRef],
       description: 'One per linked listing, available and cheapest first.',
@@ -140,8 +154,8 @@ builder.prismaObject('Product', {
     }),
     alternatives: t.field({
       type: [AlternativeRef],
-      description: 'Up to 16 other products in the same generic, cheapest first (none until generics exist).',
-      resolve: () => [],
+      description: 'Up to 16 other products in the same generic, cheapest current shelf price first, own_brand flagged.',
+      resolve: (p, _args, ctx) => ctx.loaders.productAlternatives.load(p.id),
     }),
   }),
 });

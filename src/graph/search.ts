@@ -23,13 +23,15 @@ interface GroupShape {
   brand: string | null;
   sizeText: string | null;
   image: string | null;
+  genericId: number | null;
+  genericLabel: string | null;
   offers: OfferRow[];
 }
 
 function loadOfferRows(ctx: Context, listingIds: number[], productIds: number[]) {
   return ctx.prisma.listing.findMany({
     where: { OR: [{ id: { in: listingIds } }, { productId: { in: productIds } }] },
-    include: { retailer: { select: { slug: true, name: true } } },
+    include: { retailer: { select: { slug: true, name: true } }, generic: { select: { id: true, label: true } } },
   });
 }
 
@@ -42,7 +44,7 @@ async function resolveGroups(ctx: Context, groups: GroupKey[]): Promise<GroupSha
   const productIds = groups.flatMap((g) => (g.productId === null ? [] : [g.productId]));
   const [rows, products] = await Promise.all([
     loadOfferRows(ctx, groups.flatMap((g) => g.listingIds), productIds),
-    ctx.prisma.product.findMany({ where: { id: { in: productIds } } }),
+    ctx.prisma.product.findMany({ where: { id: { in: productIds } }, include: { generic: { select: { id: true, label: true } } } }),
   ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const productById = new Map(products.map((p) => [p.id, p]));
@@ -66,6 +68,9 @@ async function resolveGroups(ctx: Context, groups: GroupKey[]): Promise<GroupSha
       brand: product ? product.brand : lead.brand,
       sizeText: product ? product.sizeText : lead.sizeText,
       image: product?.image ?? offers.find((o) => o.image)?.image ?? null,
+      // A product's generic; an unlinked listing's own.
+      genericId: product ? (product.generic?.id ?? null) : (lead.generic?.id ?? null),
+      genericLabel: product ? (product.generic?.label ?? null) : (lead.generic?.label ?? null),
       offers,
     }];
   });
@@ -79,8 +84,8 @@ const ProductGroupRef = builder.objectRef<GroupShape>('ProductGroup').implement(
     brand: t.exposeString('brand', { nullable: true }),
     sizeText: t.exposeString('sizeText', { nullable: true }),
     image: t.exposeString('image', { nullable: true }),
-    genericId: t.int({ nullable: true, description: 'The generic it belongs to (none until generics exist).', resolve: () => null }),
-    genericLabel: t.string({ nullable: true, description: 'Label of the generic (none yet).', resolve: () => null }),
+    genericId: t.exposeInt('genericId', { nullable: true, description: 'The generic (kind, variant and size) it belongs to.' }),
+    genericLabel: t.exposeString('genericLabel', { nullable: true, description: 'Label of the generic, e.g. "Canned tomatoes, chopped, 400 g".' }),
     offers: t.field({ type: [ListingRef], description: 'Every chain\'s listing, available and cheapest first.', resolve: (g) => g.offers }),
   }),
 });

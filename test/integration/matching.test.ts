@@ -18,6 +18,7 @@ import { ingest } from '../../workers/ingest/ingest.js';
 import { runMatching } from '../../workers/match/match.js';
 import { LinkCommandError, linkHistory, linkListing, setLocked, unlinkListing } from '../../workers/match/admin.js';
 import { DEFAULT_THRESHOLD } from '../../src/domain/matching.js';
+import { productAlternatives } from '../../src/services/products.js';
 
 const run = promisify(execFile);
 
@@ -33,16 +34,18 @@ const SYNTHETIC = [
 interface State {
   listings: unknown[];
   products: unknown[];
+  generics: unknown[];
   decisions: { n: number; max: string | null };
 }
 
 async function state(db: TestDatabase): Promise<State> {
   const listings = (await db.pool.query(
-    'SELECT id, product_id, link_method, link_confidence, link_locked, linked_at FROM listing ORDER BY id',
+    'SELECT id, product_id, link_method, link_confidence, link_locked, linked_at, qty, unit, pack_count, weighable, generic_id FROM listing ORDER BY id',
   )).rows;
+  const generics = (await db.pool.query('SELECT * FROM generic ORDER BY id')).rows;
   const products = (await db.pool.query('SELECT * FROM product ORDER BY id')).rows;
   const d = (await db.pool.query<{ n: number; max: string | null }>('SELECT count(*)::int AS n, max(id)::text AS max FROM link_decision')).rows[0];
-  return { listings, products, decisions: d };
+  return { listings, products, generics, decisions: d };
 }
 
 describe('matching worker', () => {
@@ -122,8 +125,10 @@ describe('matching worker', () => {
     expect(r.changes).toEqual({ link: 0, relink: 0, unlink: 0, update: 0 });
     expect(r.products).toMatchObject({ created: 0, updated: 0, deleted: 0 });
     expect(r.listingIds).toEqual([]);
+    expect(r.generics).toMatchObject({ sizes: 0, listings: 0, products: 0 });
     expect(await state(db)).toEqual(before);
   });
+
 
   it('respects the threshold: stricter unlinks name links only (logged), the default restores them', async () => {
     const nameLinked = (await db.pool.query<{ id: number }>("SELECT id FROM listing WHERE link_method = 'name' ORDER BY id")).rows.map((r) => r.id);
@@ -243,5 +248,54 @@ describe('matching worker', () => {
     const missing = await cli(['link', '99999999', 'new']).catch((e: { code: number; stderr: string }) => e);
     expect(missing).toMatchObject({ code: 1 });
     expect((missing as { stderr: string }).stderr).toMatch(/error: no listing 99999999/);
+  });
+  it('parses sizes and gives listings and products their generic; alternatives share it, cheapest first', async () => {
+    const listing = async (key: string) =>
+      (await db.pool.query(
+        `SELECT l.qty, l.unit, l.pack_count, l.weighable, g.label, g.key, k.slug, k.compare_unit
+         FROM listing l LEFT JOIN generic g ON g.id = l.generic_id LEFT JOIN kind k ON k.id = g.kind_id WHERE l.id = $1`,
+        [id(key)],
+      )).rows[0];
+    expect(await listing('paknsave:5329042-EA-000')).toEqual({
+      qty: 500, unit: 'g', pack_count: 1, weighable: false, label: 'Burger patties, beef, 500 g', key: 'burger-patties|beef|500 g',
+      slug: 'burger-patties', compare_unit: 'kg',
+    });
+    expect(await listing('newworld:SYN-CARROTS-1KG')).toMatchObject({ label: 'Carrots, standard, 1 kg', slug: 'carrots' });
+    // No kind claims peanut butter: no generic rather than a wrong one.
+    expect(await listing('newworld:SYN-PAMS-1')).toMatchObject({ qty: 380, unit: 'g', label: null });
+    const productGeneric = async (productId: number) =>
+      (await db.pool.query('SELECT g.label FROM product p LEFT JOIN generic g ON g.id = p.generic_id WHERE p.id = $1', [productId])).rows[0].label;
+    // Earlier tests' curator commands moved some burgers listings: take any that is still linked.
+    const burgers = (await db.pool.query<{ product_id: number }>(
+      'SELECT product_id FROM listing WHERE id = ANY($1::int[]) AND product_id IS NOT NULL ORDER BY id LIMIT 1',
+      [[id('paknsave:5329042-EA-000'), id('newworld:5329042-EA-000'), id('woolworths:927566')]],
+    )).rows[0]?.product_id ?? null;
+    expect(burgers).not.toBeNull();
+    expect(await productGeneric(burgers)).toBe('Burger patties, beef, 500 g');
+
+    // A second product in the carrots generic (a curator's, from an unlinked 1 kg bag of carrots).
+    const carrots = (await row(id('newworld:SYN-CARROTS-1KG'))).product_id!;
+    const { rows: other } = await db.pool.query<{ id: number }>(
+      `SELECT l.id FROM listing l JOIN generic g ON g.id = l.generic_id
+       WHERE g.label = 'Carrots, standard, 1 kg' AND l.product_id IS NULL ORDER BY l.id LIMIT 1`,
+    );
+    expect(other.length).toBe(1);
+    const made = await linkListing(db.pool, other[0].id, 'new', 'matching.test.ts: second carrots product');
+    await runMatching(db.pool, { progress: false });
+    const alt = await productAlternatives(db.pool, [carrots, made.createdProductId!, burgers]);
+    expect(alt.get(carrots)!.map((a) => a.id)).toEqual([made.createdProductId]);
+    expect(alt.get(made.createdProductId!)!.map((a) => a.id)).toEqual([carrots]);
+    const a = alt.get(made.createdProductId!)![0];
+    expect(a).toMatchObject({ retailers: 2, own_brand: false });
+    expect(a.price).toBe(Math.min(...(await db.pool.query<{ price: number }>(
+      'SELECT s.price FROM listing l JOIN national_price_span s ON s.listing_id = l.id AND s.last_day IS NULL WHERE l.product_id = $1',
+      [carrots],
+    )).rows.map((r) => r.price)));
+    // The burgers' alternatives: the other products of their generic, never themselves.
+    const { rows: sameGeneric } = await db.pool.query<{ id: number }>(
+      'SELECT p.id FROM product p JOIN product me ON me.generic_id = p.generic_id WHERE me.id = $1 AND p.id <> me.id ORDER BY p.id',
+      [burgers],
+    );
+    expect(alt.get(burgers)!.map((x) => x.id).sort((x, y) => x - y)).toEqual(sameGeneric.map((r) => r.id));
   });
 });

@@ -16,6 +16,7 @@
  * it left without listings. A command that changes nothing logs nothing.
  */
 import type pg from 'pg';
+import { assignGenerics } from './generics.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { lockMatching, logDecisions, readListings, refreshProducts, createProducts, type ListingRow } from './store.js';
 
@@ -37,11 +38,16 @@ export interface CommandResult {
   deletedProductIds: number[];
 }
 
-/** Runs `f` in a transaction holding the matching lock (a curator's change never interleaves a run). */
+/**
+ * Runs `f` in a transaction holding the matching lock (a curator's change never interleaves a run),
+ * then brings product generics up to date (a new or changed product gets its generic at once).
+ */
 function curatorTransaction<T>(pool: pg.Pool, f: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   return inTransaction(pool, async (client) => {
     await lockMatching(client);
-    return f(client);
+    const out = await f(client);
+    await assignGenerics(client);
+    return out;
   });
 }
 

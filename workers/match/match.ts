@@ -13,7 +13,8 @@
  * 4. write only what changed: listings whose product, method or confidence differ (link_method,
  *    link_confidence, linked_at) with one decision-log row each; product attributes that differ;
  *    products left with no listings are removed. A locked listing (a curator's link or unlink) is
- *    never written. A run over unchanged data writes nothing, not even to the log.
+ *    never written. A run over unchanged data writes nothing, not even to the log;
+ * 5. parse sizes and assign generics to listings and products (workers/match/generics.ts).
  */
 import type pg from 'pg';
 import {
@@ -35,6 +36,7 @@ import {
   refreshProducts,
   type Decision,
 } from './store.js';
+import { assignGenerics, type GenericsReport } from './generics.js';
 
 /** Options of {@link runMatching}. */
 export interface MatchOptions {
@@ -66,6 +68,8 @@ export interface MatchReport {
   /** Listing changes written (each with one decision-log row). */
   changes: { link: number; relink: number; unlink: number; update: number };
   products: { created: number; updated: number; deleted: number; total: number };
+  /** Parsed sizes and generics written after the links (workers/match/generics.ts). */
+  generics: GenericsReport;
   /**
    * Listings whose search documents must be rewritten (their product or its name changed), ascending:
    * pass to workers/search `syncListings` when Elasticsearch is in use.
@@ -193,6 +197,7 @@ async function run(client: pg.PoolClient, threshold: number, opts: MatchOptions)
     const after = await client.query<{ id: number; name: string }>('SELECT id, name FROM product WHERE id = ANY($1::int[])', [refreshed.updated]);
     for (const r of after.rows) if (before.get(r.id) !== r.name) renamed.add(r.id);
   }
+  const generics = await assignGenerics(client);
   const t3 = performance.now();
 
   const listingIds = new Set<number>(updates.map((u) => u.id));
@@ -221,6 +226,7 @@ async function run(client: pg.PoolClient, threshold: number, opts: MatchOptions)
       deleted: refreshed.deleted.length,
       total: Number(productCount.rows[0].n),
     },
+    generics,
     listingIds: [...listingIds].sort((a, b) => a - b),
     threshold,
     dryRun: opts.dryRun ?? false,
