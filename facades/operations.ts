@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Kind, parse, print, type FragmentDefinitionNode } from 'graphql';
 import { ROOT_DIR } from '../src/env.js';
 import type { AnyOperation } from './operation.js';
+import getExportManifest from './operations/get_export_manifest.js';
 import getListing from './operations/get_listing.js';
 import getListingHistory from './operations/get_listing_history.js';
 import getProduct from './operations/get_product.js';
@@ -36,6 +37,7 @@ export const operations: readonly AnyOperation[] = [
   getListingHistory,
   listRetailers,
   listStores,
+  getExportManifest,
   healthz,
 ] as AnyOperation[];
 

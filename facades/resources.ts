@@ -377,3 +377,23 @@ export type Offer = z.infer<typeof Offer>;
 export type Alternative = z.infer<typeof Alternative>;
 export type ProductDetail = z.infer<typeof ProductDetail>;
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** api-spec ExportManifest (get_export_manifest). */
+export const ExportManifest = named(
+  'ExportManifest',
+  'The nightly bulk export: its data day, licence and files (each downloadable from /data/latest/<name>).',
+  z.object({
+    day: Day.describe('The data day the export holds prices up to'),
+    licence: z.literal('CC BY 4.0'),
+    generated_at: Timestamp.describe('When the export was written'),
+    files: z.array(
+      z.object({
+        name: z.string().describe('File name, e.g. price_spans.parquet'),
+        bytes: z.int().min(0).describe('Size in bytes'),
+        rows: z.int().min(0).describe('Data rows'),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/).describe('SHA-256 of the bytes, hex'),
+      }),
+    ),
+  }),
+);
+export type ExportManifest = z.infer<typeof ExportManifest>;

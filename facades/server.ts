@@ -1,7 +1,8 @@
 /**
  * HTTP assembly: one Fastify 5 server hosting the REST operations under /api/v1 (generated from the
  * registry), /healthz, /graphql (facades/graphql.ts), POST /mcp (facades/mcp), and the generated
- * descriptions /openapi.{json,yaml} and /llms{,-full}.txt (facades/meta). The per-IP budget
+ * descriptions /openapi.{json,yaml} and /llms{,-full}.txt (facades/meta), and the nightly export
+ * files under /data/latest/ (facades/http/exports.ts; one day's cache lifetime). The per-IP budget
  * (facades/http/ratelimit.ts) covers /api/v1/* and /mcp. CORS is open to every origin without
  * credentials; every response carries `Cache-Control: public, max-age=300` and no cookies; unknown
  * routes and unexpected errors answer with the contract's Error body. Facades never query the
@@ -15,6 +16,7 @@ import { createSearchBackend } from '../src/search/index.js';
 import { createExecutor, errorBody } from './execute.js';
 import { registerGraphql } from './graphql.js';
 import { registerCaching } from './http/caching.js';
+import { registerExportFiles } from './http/exports.js';
 import { registerRateLimit, type RateLimitOverrides } from './http/ratelimit.js';
 import { registerMcp } from './mcp/index.js';
 import { buildMetaDocuments, registerMeta } from './meta/index.js';
@@ -54,7 +56,7 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
     origin: '*',
     credentials: false,
     // Let browser scripts read the budget and the entity tag (CORS exposes none of them by default).
-    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'ETag'],
+    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Accept-Ranges', 'Content-Range'],
   });
 
   app.addHook('onSend', async (_req, reply, payload) => {
@@ -77,11 +79,12 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   await registerCaching(app);
 
   // One search backend per server: the configured one (Elasticsearch), else the embedded one.
-  const source: ContextSource = { ...db, search: db.search ?? createSearchBackend(env, db.pool) };
+  const source: ContextSource = { ...db, search: db.search ?? createSearchBackend(env, db.pool), exportDir: env.EXPORT_DIR };
   app.addHook('onClose', async () => source.search?.close());
   const run = createExecutor(source);
-  const documents = buildMetaDocuments(operations, publicBaseUrl(env));
+  const documents = buildMetaDocuments(operations, publicBaseUrl(env), env.EXPORT_DIR);
   registerRestRoutes(app, run, operations);
+  await registerExportFiles(app, env.EXPORT_DIR);
   registerMeta(app, documents);
   registerGraphql(app, { db: source, env });
   await registerMcp(app, { run, operations, documents, env });

@@ -53,6 +53,8 @@ export interface Context {
   pool: pg.Pool;
   /** The search backend of the process (embedded over `pool` unless configured otherwise). */
   search: SearchBackend;
+  /** EXPORT_DIR, where the nightly exports are published (null: none are served). */
+  exportDir: string | null;
   loaders: Loaders;
 }
 
@@ -64,6 +66,8 @@ export interface ContextSource {
   prisma: PrismaClient;
   pool: pg.Pool;
   search?: SearchBackend;
+  /** EXPORT_DIR (see Context.exportDir). */
+  exportDir?: string;
 }
 
 function loader<V>(fetch: (keys: readonly number[]) => Promise<Map<number, V>>, missing: () => V): DataLoader<number, V> {
@@ -80,6 +84,7 @@ export function createContext(db: ContextSource): Context {
     prisma: db.prisma,
     pool,
     search: db.search ?? createEmbeddedBackend(pool),
+    exportDir: db.exportDir ?? null,
     loaders: {
       currentPrice: loader<CurrentSpan | null>((ids) => currentNationalSpans(pool, ids), () => null),
       storePrices: loader<StorePrice[]>((ids) => storePrices(pool, ids), () => []),

@@ -10,6 +10,9 @@
  *   unlink <listingId> [--note <t>]                a curator's unlink (locked: re-runs keep it unlinked)
  *   lock <listingId> | unlock <listingId>          pin a listing's link as it is / hand it back to the matcher
  *   history <listingId>                            the listing's link decisions, oldest first
+ *   export                                         write the nightly export into EXPORT_DIR and switch `latest` to it
+ *   import-export <folder|manifest-url>            load an export into an empty instance (every sha256 checked first)
+ *   schedule                                       run the nightly jobs on EXPORT_CRON (Pacific/Auckland) until stopped
  *
  * Uses DATABASE_URL, or the embedded PostgreSQL when it is unset. Exits non-zero on any error,
  * printing the message (a malformed file names its line).
@@ -23,7 +26,10 @@
  * the listings stay queued for the next run, and the command exits non-zero). `match`, `link` and
  * `unlink` update the index the same way for the listings they relink.
  */
-import { loadEnv, ConfigError } from '../src/env.js';
+import cron from 'node-cron';
+import { loadEnv, ConfigError, publicBaseUrl, type Env } from '../src/env.js';
+import { ExportCheckError, ExportLockedError, runExport, type ExportResult } from './export/export.js';
+import { ExportImportError, importExport } from './export/import.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { ingest } from './ingest/ingest.js';
 import { ObservationError, readObservationFile } from './ingest/format.js';
@@ -45,7 +51,10 @@ const USAGE = `usage: npm run worker -- <command>
   unlink <listingId> [--note <t>]                unlink a listing, locked (stays unlinked on re-runs)
   lock <listingId>                               pin a listing's current link (or unlinked state)
   unlock <listingId>                             hand a listing back to the matcher
-  history <listingId>                            a listing's link decisions, oldest first`;
+  history <listingId>                            a listing's link decisions, oldest first
+  export                                         write the nightly export (Parquet + CSV) and publish it as latest
+  import-export <folder|manifest-url>            load an export into an empty instance, verifying every file first
+  schedule                                       run the nightly export on EXPORT_CRON (Pacific/Auckland) until stopped`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
@@ -133,6 +142,23 @@ async function main(argv: string[]): Promise<number> {
         if (env.ELASTICSEARCH_URL) await reindex(env.ELASTICSEARCH_URL, env.ELASTICSEARCH_ALIAS, db);
         return 0;
       }
+      case 'export': {
+        printExport(await runExport(db.pool, { dir: env.EXPORT_DIR, serviceUrl: publicBaseUrl(env) }));
+        return 0;
+      }
+      case 'import-export': {
+        const source = args.find((a) => !a.startsWith('--'));
+        if (!source) throw new UsageError('import-export needs an export folder or a manifest URL');
+        console.log(JSON.stringify(await importExport(db.pool, source), null, 2));
+        // Links come from the export; the run writes only what exports do not carry (sizes, generics).
+        printMatch(await runMatching(db.pool));
+        if (env.ELASTICSEARCH_URL) await reindex(env.ELASTICSEARCH_URL, env.ELASTICSEARCH_ALIAS, db);
+        return 0;
+      }
+      case 'schedule': {
+        await runSchedule(db, env);
+        return 0;
+      }
       default:
         console.error(`unknown command "${command}"\n${USAGE}`);
         return 2;
@@ -167,6 +193,39 @@ async function syncSearch(url: string, alias: string, db: Database, stays: strin
   } finally {
     await client.close();
   }
+}
+
+/** Prints what an export published. */
+function printExport(r: ExportResult): void {
+  console.log(`export: ${r.folder} published as latest (${r.seconds.total.toFixed(1)} s): ${JSON.stringify(r.rows)}${r.removed.length ? `; removed ${r.removed.join(', ')}` : ''}`);
+}
+
+/**
+ * The nightly jobs (node-cron, Pacific/Auckland): the export on EXPORT_CRON, never two at once. A
+ * failed run is logged and leaves the previous export published; the schedule goes on. Runs until
+ * SIGINT/SIGTERM. (The index run will go before the export once it exists.)
+ */
+async function runSchedule(db: Database, env: Env): Promise<void> {
+  if (env.EXPORT_CRON === 'off') throw new UsageError('EXPORT_CRON is off: nothing to schedule');
+  if (!cron.validate(env.EXPORT_CRON)) throw new ConfigError(`EXPORT_CRON is not a cron expression: "${env.EXPORT_CRON}"`);
+  const task = cron.schedule(
+    env.EXPORT_CRON,
+    async () => {
+      try {
+        printExport(await runExport(db.pool, { dir: env.EXPORT_DIR, serviceUrl: publicBaseUrl(env), progress: false }));
+      } catch (e) {
+        console.error(`export failed, the previous export stays published: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    },
+    { timezone: 'Pacific/Auckland', noOverlap: true, name: 'export' },
+  );
+  console.log(`schedule: export at "${env.EXPORT_CRON}" (Pacific/Auckland) into ${env.EXPORT_DIR}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await task.stop();
 }
 
 /** Prints a matching report (without the long list of listing ids). */
@@ -204,7 +263,7 @@ class SearchUpdateError extends Error {}
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
-    if (e instanceof ObservationError || e instanceof ConfigError || e instanceof DataDirError || e instanceof SearchUpdateError || e instanceof IndexBusyError || e instanceof ReindexError || e instanceof LinkCommandError || e instanceof UsageError) {
+    if (e instanceof ObservationError || e instanceof ConfigError || e instanceof DataDirError || e instanceof SearchUpdateError || e instanceof IndexBusyError || e instanceof ReindexError || e instanceof LinkCommandError || e instanceof UsageError || e instanceof ExportLockedError || e instanceof ExportCheckError || e instanceof ExportImportError) {
       console.error(`error: ${e.message}`);
     }
     else console.error(e);

@@ -65,6 +65,8 @@ export const FIELD_LIMITS: Readonly<Record<string, number>> = {
   productStores: LOOKUP_PER_MINUTE,
   stores: CATALOGUE_PER_MINUTE,
   retailers: CATALOGUE_PER_MINUTE,
+  // A small file read; the manifest changes once a night.
+  exportManifest: CATALOGUE_PER_MINUTE,
 };
 
 /** `extensions.code` of a refusal. */

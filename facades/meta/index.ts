@@ -8,6 +8,7 @@ import { stringify } from 'yaml';
 import type { AnyOperation } from '../operation.js';
 import { buildLlmsFullTxt, buildLlmsTxt } from './llms.js';
 import { buildOpenApi } from './openapi.js';
+import { readExportManifest } from '../../src/services/exports.js';
 
 /** The generated descriptions, built once per server from the registry. */
 export interface MetaDocuments {
@@ -21,18 +22,16 @@ export interface MetaDocuments {
   llmsTxt: string;
   /** Complete Markdown reference (llms-full.txt). */
   llmsFullTxt: string;
-  /**
-   * The nightly export manifest (api-spec ExportManifest), or null when no export has run. Exports
-   * arrive with the export worker; until then this is always null.
-   */
+  /** The nightly export manifest (api-spec ExportManifest), or null when no export has run (or none is configured). */
   exportManifest(): Promise<Record<string, unknown> | null>;
 }
 
 /**
- * Builds every description from `ops`; links use `baseUrl` (no trailing slash).
+ * Builds every description from `ops`; links use `baseUrl` (no trailing slash); the manifest is read
+ * from `exportDir` (EXPORT_DIR) on each call.
  * @throws Error when the registry is inconsistent (see buildOpenApi).
  */
-export function buildMetaDocuments(ops: readonly AnyOperation[], baseUrl: string): MetaDocuments {
+export function buildMetaDocuments(ops: readonly AnyOperation[], baseUrl: string, exportDir?: string): MetaDocuments {
   const openapi = buildOpenApi(ops, baseUrl);
   return {
     openapi,
@@ -40,7 +39,7 @@ export function buildMetaDocuments(ops: readonly AnyOperation[], baseUrl: string
     openapiYaml: stringify(openapi, { aliasDuplicateObjects: false, lineWidth: 0 }),
     llmsTxt: buildLlmsTxt(ops, baseUrl),
     llmsFullTxt: buildLlmsFullTxt(ops, baseUrl, openapi),
-    exportManifest: async () => null,
+    exportManifest: async () => (exportDir ? ((await readExportManifest(exportDir)) as Record<string, unknown> | null) : null),
   };
 }
 

@@ -12,6 +12,7 @@ import './product.js';
 import './history.js';
 import './spread.js';
 import './search.js';
+import './exports.js';
 
 /** The executable schema of the read API. */
 export const schema = builder.toSchema();

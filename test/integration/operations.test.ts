@@ -2,6 +2,9 @@
  * Every REST operation through the assembled server (app.inject) against a real PostgreSQL holding
  * real prices (test/helpers/prices.ts): response shapes, statuses, error bodies and headers.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,13 +13,17 @@ import { loadEnv } from '../../src/env.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { createResponseValidator, type ResponseValidator } from '../helpers/openapi.js';
 import { operations } from '../../facades/operations.js';
+import crypto from 'node:crypto';
+import { runExport } from '../../workers/export/export.js';
 import { PAKNSAVE_STORES, seedRealPrices, STORE_DAY, WOOLWORTHS_STORES, type Seeded } from '../helpers/prices.js';
 import {
   CURRENT_PRICE, DAILY_STATS, HISTORY, LISTING_CARD, LISTING_DETAIL, LISTING_STORE_PRICE, OFFER, PRODUCT_DETAIL,
   PRODUCT_STORE_PRICE, RETAILER, SPREAD, STORE, expectError, expectShape,
 } from '../helpers/shape.js';
 
-const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+/** A scratch EXPORT_DIR: empty until the get_export_manifest tests run the export worker into it. */
+const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nzgp-operations-exports-'));
+const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test', EXPORT_DIR: exportDir });
 let db: TestDatabase;
 let app: FastifyInstance;
 let seed: Seeded;
@@ -53,6 +60,59 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await db?.drop();
+  fs.rmSync(exportDir, { recursive: true, force: true });
+});
+
+describe('get_export_manifest and /data/latest/*', () => {
+  it('answers 404 before the first export, then the manifest of the published export', async () => {
+    const before = await get('/data/latest/manifest.json');
+    expect(before.status).toBe(404);
+    expectError(before.body, 404, 'no export');
+    expect((await get('/data/latest/price_spans.parquet')).status).toBe(404);
+
+    const published = await runExport(db.pool, { dir: exportDir, progress: false });
+    const r = await get('/data/latest/manifest.json');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual(published.manifest);
+    const m = r.body as { day: string; licence: string; files: { name: string; bytes: number; rows: number; sha256: string }[] };
+    expect(m.licence).toBe('CC BY 4.0');
+    expect(m.files.map((f) => f.name).sort()).toEqual(
+      ['basket', 'index_daily', 'listings', 'price_spans', 'stores'].flatMap((t) => [`${t}.csv.gz`, `${t}.parquet`]).sort(),
+    );
+    const listings = (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM listing')).rows[0].n;
+    expect(m.files.find((f) => f.name === 'listings.parquet')?.rows).toBe(listings);
+  });
+
+  it('serves the files whole, by range and by ETag, with a long cache lifetime and no budget', async () => {
+    const m = (await get('/data/latest/manifest.json')).body as { files: { name: string; bytes: number; sha256: string }[] };
+    const entry = m.files.find((f) => f.name === 'price_spans.parquet')!;
+    const whole = await app.inject({ url: '/data/latest/price_spans.parquet' });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.rawPayload.length).toBe(entry.bytes);
+    expect(crypto.createHash('sha256').update(whole.rawPayload).digest('hex')).toBe(entry.sha256);
+    expect(whole.headers['cache-control']).toBe('public, max-age=86400');
+    expect(whole.headers['content-type']).toBe('application/vnd.apache.parquet');
+    expect(whole.headers['ratelimit-limit']).toBeUndefined();
+
+    const part = await app.inject({ url: '/data/latest/price_spans.parquet', headers: { range: 'bytes=0-3' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.body).toBe('PAR1');
+    expect(part.headers['content-range']).toBe(`bytes 0-3/${entry.bytes}`);
+
+    const again = await app.inject({ url: '/data/latest/price_spans.parquet', headers: { 'if-none-match': String(whole.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    const head = await app.inject({ method: 'HEAD', url: '/data/latest/listings.csv.gz' });
+    expect(head.statusCode).toBe(200);
+    expect(Number(head.headers['content-length'])).toBe(m.files.find((f) => f.name === 'listings.csv.gz')!.bytes);
+    // The attribution sits beside the files.
+    const readme = await app.inject({ url: '/data/latest/README.md' });
+    expect(readme.statusCode).toBe(200);
+    expect(readme.body).toContain('CC BY 4.0');
+    // Nothing outside the published folder.
+    const escape = await app.inject({ url: '/data/latest/..%2f..%2fpackage.json' });
+    expect([403, 404]).toContain(escape.statusCode);
+    expectError(escape.json(), escape.statusCode);
+  });
 });
 
 describe('list_retailers', () => {

@@ -1,0 +1,50 @@
+/**
+ * Export files (api-spec "Bulk data"): GET/HEAD /data/latest/<name> serves the files of
+ * `<EXPORT_DIR>/latest` (the folder the export worker switches atomically) with @fastify/static —
+ * HTTP ranges, ETag/Last-Modified revalidation, a long cache lifetime, never rate limited (the
+ * budget covers /api/v1 and /mcp only). The manifest itself, /data/latest/manifest.json, is the
+ * registry's get_export_manifest operation (a more specific route than this wildcard).
+ */
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { latestExportDir } from '../../src/services/exports.js';
+
+/**
+ * Cache lifetime of export files: a day. Exports are written once a night, and a file's ETag changes
+ * with it, so a revalidating client never mixes two nights' files with one manifest for long.
+ */
+export const EXPORT_CACHE_CONTROL = 'public, max-age=86400';
+
+/** Media types of the export files that `send` does not know. */
+const TYPES: Record<string, string> = {
+  '.parquet': 'application/vnd.apache.parquet',
+  '.md': 'text/markdown; charset=utf-8',
+};
+
+/** Registers /data/latest/* over `<exportDir>/latest` (a missing folder answers 404 until the first export). */
+export async function registerExportFiles(app: FastifyInstance, exportDir: string): Promise<void> {
+  await app.register(async (scope) => {
+    // Runs after the server-wide onSend (which sets the five-minute rule), so it wins here.
+    scope.addHook('onSend', async (_req, reply, payload) => {
+      if (reply.statusCode < 400) reply.header('cache-control', EXPORT_CACHE_CONTROL);
+      return payload;
+    });
+    await scope.register(fastifyStatic, {
+      root: latestExportDir(exportDir),
+      prefix: '/data/latest/',
+      decorateReply: false,
+      index: false,
+      list: false,
+      dotfiles: 'deny',
+      cacheControl: false,
+      etag: true,
+      lastModified: true,
+      acceptRanges: true,
+      setHeaders: (reply, filePath) => {
+        const type = TYPES[path.extname(filePath)];
+        if (type) reply.header('content-type', type);
+      },
+    });
+  });
+}

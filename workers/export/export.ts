@@ -1,0 +1,298 @@
+/**
+ * The bulk export worker (issue 6; api-spec "Bulk data"): every export table of the column
+ * catalogue (workers/export/columns.ts) as gzipped CSV and Zstd Parquet, with a manifest, README.md
+ * and LICENSE, published by an atomic switch of `<EXPORT_DIR>/latest` (workers/export/publish.ts).
+ *
+ * 1. Take the export lock (a PostgreSQL advisory lock) or fail with {@link ExportLockedError}.
+ * 2. In one REPEATABLE READ READ ONLY transaction (one snapshot for every table), stream each
+ *    table out of PostgreSQL with `COPY (SELECT …) TO STDOUT (FORMAT csv, HEADER true)` through gzip
+ *    into `<table>.csv.gz` in a fresh staging folder: memory stays flat at any size.
+ * 3. Convert each CSV to `<table>.parquet` with DuckDB, explicit column types; the Parquet row count
+ *    must equal COPY's row count.
+ * 4. Write README.md, LICENSE and manifest.json (sizes, rows, SHA-256 of every data file), rename
+ *    the staging folder to `<day>T<HHMMSS>Z`, switch `latest`, prune old exports.
+ *
+ * Any error removes the staging folder and leaves `latest` and earlier exports untouched.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { nzToday } from '../../src/domain/days.js';
+import { makeProgress, type Progress } from '../progress.js';
+import { EXPORT_TABLES, type ExportTable } from './columns.js';
+import { countSelect, exportSelect } from './sources.js';
+import { csvToParquet, openDuckDb, type DuckDb } from './parquet.js';
+import { exportLicense, exportReadme, LICENCE } from './attribution.js';
+import {
+  createStaging,
+  DEFAULT_KEEP,
+  describeFile,
+  discardStaging,
+  publish,
+  folderName,
+  removeLeftovers,
+  writeManifest,
+  type ExportFile,
+  type ExportManifest,
+} from './publish.js';
+
+/** Key of the session-level advisory lock held by a running export (`pg_try_advisory_lock`). */
+export const EXPORT_LOCK_KEY = 6_116_640_621; // fixed, arbitrary: "export" for this service
+
+/** Another export holds the lock (a concurrent run); nothing was written. */
+export class ExportLockedError extends Error {
+  constructor() {
+    super('another export is running (the export advisory lock is held); try again when it has finished');
+    this.name = 'ExportLockedError';
+  }
+}
+
+/** An export's own consistency check failed (e.g. Parquet and CSV row counts differ); nothing was published. */
+export class ExportCheckError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExportCheckError';
+  }
+}
+
+/** A file just written into the staging folder (passed to {@link ExportOptions.onFile}). */
+export interface WrittenFile {
+  table: ExportTable['name'];
+  format: 'csv.gz' | 'parquet';
+  /** Absolute path inside the staging folder. */
+  path: string;
+  rows: number;
+}
+
+/** Options of {@link runExport}. */
+export interface ExportOptions {
+  /** The export folder (EXPORT_DIR); created when missing. */
+  dir: string;
+  /** Show a progress bar (default: when stderr is a terminal). */
+  progress?: boolean;
+  /** The run's clock: `generated_at` and the folder's time (default: now). */
+  now?: Date;
+  /** Published exports to keep, the new one included (default 3). */
+  keep?: number;
+  /** Public base URL of the service, named in the attribution (README.md, LICENSE). */
+  serviceUrl?: string;
+  /** DuckDB memory limit, e.g. `'1GB'` (default `'1GB'`). */
+  duckdbMemoryLimit?: string;
+  /** DuckDB worker threads (default 2). */
+  duckdbThreads?: number;
+  /**
+   * Called after each data file is written, before publishing; throwing aborts the run (tests use
+   * it to simulate a failure half-way).
+   */
+  onFile?: (file: WrittenFile) => void | Promise<void>;
+}
+
+/** What a successful {@link runExport} published. */
+export interface ExportResult {
+  /** The manifest as written (`manifest.json`). */
+  manifest: ExportManifest;
+  /** Name of the published folder inside `dir` (what `latest` points to). */
+  folder: string;
+  /** Absolute path of the published folder. */
+  path: string;
+  /** Data rows per table name. */
+  rows: Record<ExportTable['name'], number>;
+  /** Older published folders removed. */
+  removed: string[];
+  /** Wall-clock seconds: PostgreSQL COPY to CSV (all tables), CSV to Parquet, the whole run. */
+  seconds: { csv: number; parquet: number; total: number };
+}
+
+/** A stream transform counting newline bytes (progress only: quoted newlines count too). */
+class LineCounter extends Transform {
+  constructor(private readonly onLines: (n: number) => void) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    let n = 0;
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) n++;
+    if (n) this.onLines(n);
+    cb(null, chunk);
+  }
+}
+
+/**
+ * Streams the CSV of `table` (header row included) from PostgreSQL through gzip into `file`.
+ * @returns COPY's row count (data rows, the header not counted).
+ */
+async function copyTableCsv(client: pg.PoolClient, table: ExportTable, file: string, bar: Progress | null): Promise<number> {
+  const copy = client.query(copyTo(`COPY (${exportSelect(table)}) TO STDOUT WITH (FORMAT csv, HEADER true, ENCODING 'UTF8')`));
+  const gzip = zlib.createGzip({ level: 6 });
+  const out = fs.createWriteStream(file);
+  if (bar) {
+    let seen = -1; // the header line
+    await pipeline(copy, new LineCounter((n) => {
+      const inc = seen < 0 ? n - 1 : n;
+      seen += n;
+      if (inc > 0) bar.increment(inc);
+    }), gzip, out);
+  } else {
+    await pipeline(copy, gzip, out);
+  }
+  return copy.rowCount;
+}
+
+/**
+ * Exports every table of the catalogue from one consistent snapshot of the database and publishes
+ * the result as `<dir>/<day>T<HHMMSS>Z`, switching `<dir>/latest` to it atomically.
+ *
+ * Files: `<table>.csv.gz` (RFC 4180, header, UTF-8, gzip; dates `YYYY-MM-DD`, money integer cents,
+ * booleans `true`/`false`, `text[]` as JSON arrays, empty field = null) and `<table>.parquet`
+ * (Zstd, the catalogue's DuckDB types) for listings, stores, price_spans, index_daily, basket;
+ * `manifest.json` (the contract's ExportManifest: `day` = latest data day, the newest
+ * `retailer.last_national_day`/`store.last_day`, else today in New Zealand; one entry per data
+ * file, 10 in all); `README.md` and `LICENSE` (licence, attribution, column reference).
+ *
+ * Holds a PostgreSQL advisory lock ({@link EXPORT_LOCK_KEY}) on one pooled connection for the
+ * whole run. Memory: rows are streamed (PostgreSQL → gzip → file; DuckDB reads the file within its
+ * memory limit).
+ * @throws ExportLockedError when another export is running (nothing is touched);
+ * ExportCheckError when a Parquet file's row count differs from COPY's; any database, DuckDB or
+ * file-system error. On any error the staging folder is removed and `latest` and earlier exports
+ * are left as they were.
+ */
+export async function runExport(pool: pg.Pool, options: ExportOptions): Promise<ExportResult> {
+  const started = performance.now();
+  const now = options.now ?? new Date();
+  const dir = path.resolve(options.dir);
+  const showProgress = options.progress ?? Boolean(process.stderr.isTTY);
+  let connectionBroken = false;
+  const client = await pool.connect();
+  // A connection lost between queries is reported as an 'error' event: note it (the next query fails).
+  const onClientError = () => {
+    connectionBroken = true;
+  };
+  client.on('error', onClientError);
+  let locked = false;
+  let inTransaction = false;
+  let staging: string | null = null;
+  let duck: DuckDb | null = null;
+  let bar: Progress | null = null;
+  try {
+    const lock = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [EXPORT_LOCK_KEY]);
+    if (!lock.rows[0].ok) throw new ExportLockedError();
+    locked = true;
+
+    await removeLeftovers(dir);
+    staging = await createStaging(dir);
+
+    // One snapshot for every table.
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    inTransaction = true;
+    await client.query("SET LOCAL extra_float_digits = 1; SET LOCAL DateStyle = 'ISO, YMD'; SET LOCAL TimeZone = 'UTC'");
+    const meta = await client.query<{ day: string | null; retailers: string[] }>(
+      `SELECT greatest((SELECT max(last_national_day) FROM retailer), (SELECT max(last_day) FROM store))::text AS day,
+         ARRAY(SELECT r.name FROM retailer r
+           WHERE EXISTS (SELECT 1 FROM listing l WHERE l.retailer_id = r.id) OR EXISTS (SELECT 1 FROM store s WHERE s.retailer_id = r.id)
+           ORDER BY r.id) AS retailers`,
+    );
+    const day = meta.rows[0].day ?? nzToday(now);
+    const retailers = meta.rows[0].retailers.length ? meta.rows[0].retailers : undefined;
+
+    if (showProgress) {
+      let total = 0;
+      for (const t of EXPORT_TABLES) total += Number((await client.query<{ n: string }>(countSelect(t))).rows[0].n);
+      bar = makeProgress(true, 'export rows', total);
+    }
+
+    const rows = {} as Record<ExportTable['name'], number>;
+    const t0 = performance.now();
+    for (const table of EXPORT_TABLES) {
+      const file = path.join(staging, `${table.name}.csv.gz`);
+      try {
+        rows[table.name] = await copyTableCsv(client, table, file, bar);
+      } catch (e) {
+        connectionBroken = true; // a COPY interrupted half-way leaves the connection unusable
+        throw e;
+      }
+      await options.onFile?.({ table: table.name, format: 'csv.gz', path: file, rows: rows[table.name] });
+    }
+    await client.query('COMMIT');
+    inTransaction = false;
+    bar?.stop();
+    bar = null;
+    const csvSeconds = (performance.now() - t0) / 1000;
+
+    const t1 = performance.now();
+    duck = await openDuckDb({
+      tempDirectory: path.join(staging, '.duckdb-tmp'),
+      memoryLimit: options.duckdbMemoryLimit,
+      threads: options.duckdbThreads,
+    });
+    for (const table of EXPORT_TABLES) {
+      const csv = path.join(staging, `${table.name}.csv.gz`);
+      const parquet = path.join(staging, `${table.name}.parquet`);
+      const n = await csvToParquet(duck, table, csv, parquet);
+      if (n !== rows[table.name]) {
+        throw new ExportCheckError(`${table.name}.parquet has ${n} rows but COPY wrote ${rows[table.name]} to ${table.name}.csv.gz`);
+      }
+      await options.onFile?.({ table: table.name, format: 'parquet', path: parquet, rows: n });
+    }
+    duck.close();
+    duck = null;
+    await fs.promises.rm(path.join(staging, '.duckdb-tmp'), { recursive: true, force: true });
+    const parquetSeconds = (performance.now() - t1) / 1000;
+
+    const files: ExportFile[] = [];
+    for (const table of EXPORT_TABLES) {
+      for (const ext of ['parquet', 'csv.gz']) {
+        files.push(await describeFile(path.join(staging, `${table.name}.${ext}`), rows[table.name]));
+      }
+    }
+    const manifest: ExportManifest = { day, licence: LICENCE, generated_at: now.toISOString(), files };
+    await fs.promises.writeFile(
+      path.join(staging, 'README.md'),
+      exportReadme({ day, generatedAt: now, serviceUrl: options.serviceUrl, retailers, rows }),
+    );
+    await fs.promises.writeFile(path.join(staging, 'LICENSE'), exportLicense(options.serviceUrl, retailers));
+    await writeManifest(staging, manifest);
+
+    const published = await publish(dir, staging, folderName(day, now), options.keep ?? DEFAULT_KEEP);
+    staging = null;
+    return {
+      manifest,
+      folder: published.folder,
+      path: published.path,
+      rows,
+      removed: published.removed,
+      seconds: { csv: csvSeconds, parquet: parquetSeconds, total: (performance.now() - started) / 1000 },
+    };
+  } finally {
+    bar?.stop();
+    try {
+      duck?.close();
+    } catch {
+      // already failing; the original error matters
+    }
+    if (staging) await discardStaging(staging).catch(() => {});
+    client.off('error', onClientError);
+    await releaseClient(client, { locked, inTransaction, broken: connectionBroken });
+  }
+}
+
+/**
+ * Ends the transaction, releases the advisory lock and returns the client to the pool; destroys
+ * the connection instead (which also releases the lock) when it is unusable or cleanup fails.
+ */
+async function releaseClient(client: pg.PoolClient, state: { locked: boolean; inTransaction: boolean; broken: boolean }): Promise<void> {
+  if (state.broken) {
+    client.release(true);
+    return;
+  }
+  try {
+    if (state.inTransaction) await client.query('ROLLBACK');
+    if (state.locked) await client.query('SELECT pg_advisory_unlock($1::bigint)', [EXPORT_LOCK_KEY]);
+    client.release();
+  } catch {
+    client.release(true);
+  }
+}

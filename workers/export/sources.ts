@@ -1,0 +1,177 @@
+/**
+ * Where each export table's rows come from in PostgreSQL: one SELECT per table, columns in the
+ * catalogue's order (workers/export/columns.ts) under the catalogue's names. A table whose data
+ * does not exist yet has no source (`null`) and is exported with zero rows and its full schema; a
+ * future table slots in by adding its entry here.
+ *
+ * Rules shared with the API:
+ * - An open span (`last_day IS NULL`) runs to its store's `last_day` (store spans) or its chain's
+ *   `last_national_day` (national spans), else its own first day
+ *   (src/services/history.ts, src/domain/spans.ts historyColumns).
+ * - A listing's `last_seen` is the last day of its latest national span (by first day, then id),
+ *   else its first day; it is `available` when flagged available and that span is open
+ *   (src/domain/listings.ts lastSeen and isAvailable, src/services/prices.ts currentNationalSpans).
+ */
+import type { ColumnType, ExportTable } from './columns.js';
+
+/** A table's SELECT: an SQL expression per column name, its FROM clause and its ORDER BY. */
+export interface TableSource {
+  /** SQL expression of each column (by catalogue name), typed as its PostgreSQL counterpart. */
+  columns: Record<string, string>;
+  /** Everything after `FROM` (joins included), without `ORDER BY`. */
+  from: string;
+  /** The deterministic row order (an ORDER BY list). */
+  orderBy: string;
+}
+
+const LATEST_NATIONAL = `LEFT JOIN LATERAL (
+    SELECT coalesce(ns.last_day, r.last_national_day, ns.first_day) AS day, ns.last_day IS NULL AS open
+    FROM national_price_span ns WHERE ns.listing_id = l.id
+    ORDER BY ns.first_day DESC, ns.id DESC LIMIT 1
+  ) latest ON true`;
+
+const PROMO = (a: string) =>
+  `${a}.price, ${a}.promo_price, ${a}.promo_kind::int AS promo_kind, ${a}.multibuy_qty, ${a}.multibuy_price`;
+
+/** The SQL source of each export table; `null` = no data yet (exported empty). */
+export const TABLE_SOURCES: Record<ExportTable['name'], TableSource | null> = {
+  listings: {
+    columns: {
+      listing_id: 'l.id',
+      retailer: 'r.slug',
+      external_id: 'l.external_id',
+      name: 'l.name',
+      brand: 'l.brand',
+      size_text: 'l.size_text',
+      qty: 'l.qty',
+      unit: 'l.unit',
+      pack_count: 'l.pack_count',
+      weighable: 'l.weighable',
+      gtin: 'l.gtin',
+      category_path: 'l.category_path',
+      image: 'l.image',
+      retailer_url: 'l.retailer_url',
+      available: 'l.available AND coalesce(latest.open, false)',
+      first_seen: 'l.first_seen',
+      last_seen: 'coalesce(latest.day, l.first_seen)',
+      product_id: 'l.product_id',
+      link_method: 'l.link_method',
+      link_confidence: 'l.link_confidence',
+      link_locked: 'l.link_locked',
+    },
+    from: `listing l JOIN retailer r ON r.id = l.retailer_id ${LATEST_NATIONAL}`,
+    orderBy: 'l.id',
+  },
+  stores: {
+    columns: {
+      store_id: 's.id',
+      retailer: 'r.slug',
+      external_id: 's.external_id',
+      name: 's.name',
+      address: 's.address',
+      region: 's.region',
+      lat: 's.lat',
+      lng: 's.lng',
+      town: 's.town',
+      area: 's.area',
+      urban: 's.urban',
+      active: 's.active',
+      last_day: 's.last_day',
+    },
+    from: 'store s JOIN retailer r ON r.id = s.retailer_id',
+    orderBy: 's.id',
+  },
+  price_spans: {
+    columns: {
+      scope: 'u.scope',
+      listing_id: 'u.listing_id',
+      store_id: 'u.store_id',
+      first_day: 'u.first_day',
+      last_day: 'u.last_day',
+      current: 'u.current',
+      price: 'u.price',
+      promo_price: 'u.promo_price',
+      promo_kind: 'u.promo_kind',
+      multibuy_qty: 'u.multibuy_qty',
+      multibuy_price: 'u.multibuy_price',
+    },
+    from: `(
+      SELECT 'national'::text AS scope, sp.listing_id, NULL::int AS store_id, sp.first_day,
+        coalesce(sp.last_day, r.last_national_day, sp.first_day) AS last_day, sp.last_day IS NULL AS current,
+        ${PROMO('sp')}, sp.id
+      FROM national_price_span sp JOIN listing l ON l.id = sp.listing_id JOIN retailer r ON r.id = l.retailer_id
+      UNION ALL
+      SELECT 'store'::text, sp.listing_id, sp.store_id, sp.first_day,
+        coalesce(sp.last_day, st.last_day, sp.first_day), sp.last_day IS NULL,
+        ${PROMO('sp')}, sp.id
+      FROM store_price_span sp JOIN store st ON st.id = sp.store_id
+    ) u`,
+    // national before store ('national' < 'store'), then store id, oldest span first.
+    orderBy: 'u.listing_id, u.scope, u.store_id NULLS FIRST, u.first_day, u.id',
+  },
+  index_daily: null,
+  basket: null,
+};
+
+/** PostgreSQL type of each logical type (for the typed empty source of a table without data). */
+const PG_TYPE: Record<ColumnType, string> = {
+  integer: 'integer',
+  bigint: 'bigint',
+  double: 'double precision',
+  boolean: 'boolean',
+  date: 'date',
+  text: 'text',
+  'text[]': 'text[]',
+};
+
+const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * A column expression rendered as the export's CSV text: dates `YYYY-MM-DD`, booleans
+ * `true`/`false`, `text[]` as a JSON array of strings, numbers as PostgreSQL prints them (doubles
+ * shortest round-trip); null stays null (an empty CSV field).
+ */
+function csvExpression(expr: string, type: ColumnType): string {
+  switch (type) {
+    case 'date':
+      return `to_char((${expr})::date, 'YYYY-MM-DD')`;
+    case 'boolean':
+      return `(${expr})::boolean::text`;
+    case 'text[]':
+      return `to_json((${expr})::text[])::text`;
+    case 'integer':
+      return `(${expr})::integer`;
+    case 'bigint':
+      return `(${expr})::bigint`;
+    case 'double':
+      return `(${expr})::double precision`;
+    case 'text':
+      return `(${expr})::text`;
+  }
+}
+
+/**
+ * The SELECT whose rows are the CSV of `table`: every catalogue column, in order, under its name,
+ * rendered by the CSV conventions; zero rows when the table has no source.
+ * @throws when the source lacks a catalogue column or has one the catalogue does not list.
+ */
+export function exportSelect(table: ExportTable, source: TableSource | null = TABLE_SOURCES[table.name]): string {
+  if (!source) {
+    const cols = table.columns.map((c) => `${csvExpression(`NULL::${PG_TYPE[c.type]}`, c.type)} AS ${ident(c.name)}`);
+    return `SELECT ${cols.join(', ')} WHERE false`;
+  }
+  const names = table.columns.map((c) => c.name);
+  const extra = Object.keys(source.columns).filter((n) => !names.includes(n));
+  const missing = names.filter((n) => !(n in source.columns));
+  if (extra.length || missing.length) {
+    throw new Error(`export source of ${table.name} does not match the catalogue (missing: ${missing.join(', ') || '-'}; extra: ${extra.join(', ') || '-'})`);
+  }
+  const cols = table.columns.map((c) => `${csvExpression(source.columns[c.name], c.type)} AS ${ident(c.name)}`);
+  return `SELECT ${cols.join(',\n  ')}\nFROM ${source.from}\nORDER BY ${source.orderBy}`;
+}
+
+/** `SELECT count(*)` of a table's rows (0 without a source), for progress totals. */
+export function countSelect(table: ExportTable, source: TableSource | null = TABLE_SOURCES[table.name]): string {
+  if (!source) return 'SELECT 0::bigint AS n';
+  return `SELECT count(*)::bigint AS n FROM ${source.from}`;
+}
