@@ -11,13 +11,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE_PER_MINUTE, FIELD_LIMITS, SEARCH_PER_MINUTE, WindowStore } from '../../facades/graphql/field-limits.js';
 import { MAX_ALIASES, MAX_COST, MAX_DEPTH, MAX_DIRECTIVES, MAX_TOKENS } from '../../facades/graphql/limits.js';
 import { documentText, operations } from '../../facades/operations.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createServer } from '../../facades/server.js';
 import { loadEnv, type Env } from '../../src/env.js';
 import { schema } from '../../src/graph/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { seedRealPrices, type Seeded } from '../helpers/prices.js';
 
-const envFor = (NODE_ENV: Env['NODE_ENV']) => loadEnv({ LOG_LEVEL: 'silent', NODE_ENV });
+/**
+ * EXPORT_DIR with a published manifest written here (a hand-made manifest of one empty file: no
+ * prices), so get_export_manifest has something to answer.
+ */
+const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nzgp-graphql-exports-'));
+fs.mkdirSync(path.join(exportDir, 'v1'));
+fs.writeFileSync(
+  path.join(exportDir, 'v1', 'manifest.json'),
+  JSON.stringify({
+    day: '2026-08-03', licence: 'CC BY 4.0', generated_at: '2026-08-04T04:30:00.000Z',
+    files: [{ name: 'basket.csv.gz', bytes: 20, rows: 0, sha256: '0'.repeat(64) }],
+  }),
+);
+fs.symlinkSync('v1', path.join(exportDir, 'latest'));
+const envFor = (NODE_ENV: Env['NODE_ENV']) => loadEnv({ LOG_LEVEL: 'silent', NODE_ENV, EXPORT_DIR: exportDir });
 
 let db: TestDatabase;
 let seed: Seeded;
@@ -88,6 +105,7 @@ afterAll(async () => {
   for (const s of extra) await s.close();
   await app?.close();
   await db?.drop();
+  fs.rmSync(exportDir, { recursive: true, force: true });
 });
 
 describe('shape limits', () => {
@@ -267,6 +285,7 @@ describe('persisted documents', () => {
     get_listing_history: { id: String(listingId()), store: '0' },
     list_retailers: {},
     list_stores: { retailer: 'woolworths' },
+    get_export_manifest: {},
     healthz: {},
   });
 

@@ -91,10 +91,11 @@ describe('import of the real data', () => {
   });
   afterAll(async () => db?.drop());
 
-  it('runs every step on an empty database, fast enough for start-up', () => {
+  // How long it takes is printed above and measured by test/e2e/start.test.ts, not asserted: a timed
+  // assertion fails on a loaded machine without anything being wrong.
+  it('runs every step on an empty database', () => {
     expect(emptyBefore).toBe(true);
     expect([report.stores, report.priceHistory, report.products, report.samples].map((s) => s.ran)).toEqual([true, true, true, true]);
-    expect(seconds).toBeLessThan(100);
   });
 
   it('imports every store of the three lists, and no Four Square', async () => {
