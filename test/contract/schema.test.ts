@@ -11,6 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { documentText, operations, OPERATIONS_DIR } from '../../facades/operations.js';
 import { printSdl, SDL_PATH } from '../../src/graph/print.js';
 import { schema } from '../../src/graph/index.js';
+import { ROOT_DIR } from '../../src/env.js';
+import { EXPORT_TABLES } from '../../workers/export/columns.js';
+import { tableReference } from '../../workers/export/attribution.js';
 
 const documents = fs.readdirSync(OPERATIONS_DIR).filter((f) => f.endsWith('.graphql')).sort();
 
@@ -47,5 +50,12 @@ describe('schema/operations/*.graphql', () => {
       const ok = op.path.startsWith('/api/v1/') || op.internal === true || (op.name === 'get_export_manifest' && op.path === '/data/latest/manifest.json');
       expect(ok, `${op.name} path ${op.path}`).toBe(true);
     }
+  });
+});
+
+describe('README export reference', () => {
+  it('lists every export table and column exactly as workers/export/columns.ts does', () => {
+    const readme = fs.readFileSync(path.join(ROOT_DIR, 'README.md'), 'utf8');
+    for (const table of EXPORT_TABLES) expect(readme).toContain(tableReference(table).replace(/^### /, '#### '));
   });
 });
