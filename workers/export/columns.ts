@@ -41,6 +41,20 @@ export const DUCKDB_TYPE: Record<ColumnType, string> = {
   'text[]': 'VARCHAR[]',
 };
 
+/** PostgreSQL type of each logical type. */
+export const POSTGRES_TYPE: Record<ColumnType, string> = {
+  integer: 'integer',
+  bigint: 'bigint',
+  double: 'double precision',
+  boolean: 'boolean',
+  date: 'date',
+  text: 'text',
+  'text[]': 'text[]',
+};
+
+/** A column name quoted as an SQL identifier (PostgreSQL and DuckDB). */
+export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
 const c = (name: string, type: ColumnType, nullable: boolean, doc: string): ExportColumn => ({ name, type, nullable, doc });
 
 /** The five export tables, in manifest order. */

@@ -56,7 +56,7 @@ import zlib from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { EXPORT_TABLES, exportTable, type ColumnType, type ExportTable } from './columns.js';
+import { EXPORT_TABLES, exportTable, POSTGRES_TYPE, quoteIdent, type ColumnType, type ExportTable } from './columns.js';
 import {
   byteCounter,
   countCsvRows,
@@ -111,17 +111,9 @@ export interface ImportExportResult {
 const LOADED: readonly ExportTable['name'][] = ['stores', 'listings', 'price_spans'];
 
 /** PostgreSQL type of a staging column (`text[]` stays JSON text until inserted). */
-const STAGE_TYPE: Record<ColumnType, string> = {
-  integer: 'integer',
-  bigint: 'bigint',
-  double: 'double precision',
-  boolean: 'boolean',
-  date: 'date',
-  text: 'text',
-  'text[]': 'text',
-};
+const STAGE_TYPE: Record<ColumnType, string> = { ...POSTGRES_TYPE, 'text[]': 'text' };
 
-const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const ident = quoteIdent;
 const stage = (table: ExportTable['name']) => `imp_${table}`;
 
 /**

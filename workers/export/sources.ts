@@ -12,7 +12,7 @@
  *   else its first day; it is `available` when flagged available and that span is open
  *   (src/domain/listings.ts lastSeen and isAvailable, src/services/prices.ts currentNationalSpans).
  */
-import type { ColumnType, ExportTable } from './columns.js';
+import { POSTGRES_TYPE, quoteIdent, type ColumnType, type ExportTable } from './columns.js';
 
 /** A table's SELECT: an SQL expression per column name, its FROM clause and its ORDER BY. */
 export interface TableSource {
@@ -113,18 +113,8 @@ export const TABLE_SOURCES: Record<ExportTable['name'], TableSource | null> = {
   basket: null,
 };
 
-/** PostgreSQL type of each logical type (for the typed empty source of a table without data). */
-const PG_TYPE: Record<ColumnType, string> = {
-  integer: 'integer',
-  bigint: 'bigint',
-  double: 'double precision',
-  boolean: 'boolean',
-  date: 'date',
-  text: 'text',
-  'text[]': 'text[]',
-};
-
-const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const PG_TYPE = POSTGRES_TYPE;
+const ident = quoteIdent;
 
 /**
  * A column expression rendered as the export's CSV text: dates `YYYY-MM-DD`, booleans
