@@ -152,6 +152,25 @@ describe('query counts do not grow with result size', () => {
     expectFlat(small, large);
   });
 
+  it('get_product with 0 or 8 alternatives', async () => {
+    // Fixture metadata: one generic holding the seed's product and eight one-listing products of
+    // real, still unlinked Pantry listings (the generic is this test's, not the classifier's).
+    const { rows: k } = await db.pool.query<{ id: number }>(
+      `INSERT INTO kind (slug, label, compare_unit) VALUES ('n-plus-1', 'N+1 probe', 'kg') RETURNING id`,
+    );
+    const { rows: g } = await db.pool.query<{ id: number }>(
+      `INSERT INTO generic (kind_id, key, label) VALUES ($1, 'n-plus-1||', 'N+1 probe') RETURNING id`,
+      [k[0].id],
+    );
+    const free = [...seed.listingIds].filter(([key]) => key.startsWith('woolworths:')).slice(20, 28).map(([key]) => key);
+    const alternatives = await Promise.all(free.map((key) => linkedProduct([key])));
+    await db.pool.query('UPDATE product SET generic_id = $1 WHERE id = ANY($2::int[])', [g[0].id, [seed.productId, ...alternatives]]);
+    const none = await measure(rest(`/api/v1/products/${probeProductId}`), (b) => b.alternatives.length);
+    const many = await measure(rest(`/api/v1/products/${seed.productId}`), (b) => b.alternatives.length);
+    expect(many.size).toBe(8);
+    expectFlat(none, many);
+  });
+
   it('get_product_stores with one or many stores (and 12 linked listings)', async () => {
     // One PAK'nSAVE listing priced at one store (Ormiston) vs the burgers at five stores of two chains.
     const one = await linkedProduct(['paknsave:5016686-EA-000']);
