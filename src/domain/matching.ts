@@ -60,8 +60,13 @@ export interface MatchListing {
   price?: number | null;
 }
 
-/** How a link was made (api-spec Offer `method`). `manual` is a curator's link (workers/match/admin). */
-export type LinkMethod = 'gtin' | 'retailer_id' | 'name' | 'manual';
+/**
+ * How a link was made (api-spec Offer `method`). `manual` is a curator's link (workers/match/admin);
+ * `single` is a product of one listing, made for a named listing no other chain's listing matches
+ * (confidence 1: the listing is that product), so every named item has a product page and
+ * alternatives; it is replaced as soon as a link joins it to another listing.
+ */
+export type LinkMethod = 'gtin' | 'retailer_id' | 'name' | 'manual' | 'single';
 
 /** What the matcher derives from one listing. */
 export interface ListingFeatures {
@@ -491,7 +496,7 @@ export interface LinkEdge {
   /** Listing ids, a < b. */
   a: number;
   b: number;
-  method: Exclude<LinkMethod, 'manual'>;
+  method: Exclude<LinkMethod, 'manual' | 'single'>;
   /** In [0, 1], rounded to 3 decimals. */
   confidence: number;
   /** Evidence (recorded in the decision log). */
@@ -826,13 +831,28 @@ function compatibleGroups(xs: readonly number[], ys: readonly number[], byId: Re
   return true;
 }
 
-/** Proposes links ({@link proposeLinks}) and groups them ({@link groupLinks}). */
-export function matchListings(
-  features: readonly ListingFeatures[],
-  opts: ProposeOptions & GroupOptions = {},
-): { edges: LinkEdge[]; groups: MatchGroup[] } {
+/** Options of {@link matchListings}. */
+export interface MatchOptions extends ProposeOptions, GroupOptions {
+  /** Give every nameable, unlocked listing left outside the groups a group of its own (default true). */
+  singles?: boolean;
+}
+
+/**
+ * Proposes links ({@link proposeLinks}) and groups them ({@link groupLinks}); then, unless `singles`
+ * is false, each nameable listing in no group and not locked by a curator becomes a group of its
+ * own (method `single`, confidence 1), after the linked groups.
+ */
+export function matchListings(features: readonly ListingFeatures[], opts: MatchOptions = {}): { edges: LinkEdge[]; groups: MatchGroup[] } {
   const edges = proposeLinks(features, opts);
-  return { edges, groups: groupLinks(features, edges, opts) };
+  const groups = groupLinks(features, edges, opts);
+  if (opts.singles === false) return { edges, groups };
+  const grouped = new Set(groups.flatMap((g) => g.listingIds));
+  const locks: Locks = opts.locks ?? new Map();
+  for (const f of [...features].sort((a, b) => a.id - b.id)) {
+    if (!f.nameable || grouped.has(f.id) || locks.has(f.id)) continue;
+    groups.push({ listingIds: [f.id], lockedProductId: null, links: new Map([[f.id, { method: 'single', confidence: 1, edge: null }]]) });
+  }
+  return { edges, groups };
 }
 
 // ---------------------------------------------------------------------------------------------

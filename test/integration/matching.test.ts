@@ -130,7 +130,7 @@ describe('matching worker', () => {
   });
 
 
-  it('respects the threshold: stricter unlinks name links only (logged), the default restores them', async () => {
+  it('respects the threshold: stricter leaves name-linked listings products of their own (logged), the default restores them', async () => {
     const nameLinked = (await db.pool.query<{ id: number }>("SELECT id FROM listing WHERE link_method = 'name' ORDER BY id")).rows.map((r) => r.id);
     const dry = await runMatching(db.pool, { threshold: 1, dryRun: true, progress: false });
     expect(dry.linked.name ?? 0).toBe(0);
@@ -140,12 +140,18 @@ describe('matching worker', () => {
     expect(strict.linked.name ?? 0).toBe(0);
     expect(strict.linked.gtin).toBeGreaterThan(0);
     expect(strict.linked.retailer_id).toBe(2);
-    // Every name-linked listing was unlinked, with its decision logged.
+    // Every name-linked listing now stands alone (method single, one product each), the decision logged.
     const { rows } = await db.pool.query<{ listing_id: number }>(
-      "SELECT listing_id FROM link_decision WHERE action = 'unlink' AND actor = 'matcher' AND listing_id = ANY($1::int[]) ORDER BY listing_id",
+      // The member that keeps the group's product is an update (same product, method single); the others move to new products.
+      "SELECT DISTINCT listing_id FROM link_decision WHERE action IN ('relink', 'update') AND method = 'single' AND actor = 'matcher' AND listing_id = ANY($1::int[]) ORDER BY listing_id",
       [nameLinked],
     );
     expect(rows.map((r) => r.listing_id)).toEqual(nameLinked);
+    const alone = await db.pool.query<{ n: number; products: number }>(
+      "SELECT count(*)::int AS n, count(DISTINCT product_id)::int AS products FROM listing WHERE id = ANY($1::int[]) AND link_method = 'single'",
+      [nameLinked],
+    );
+    expect(alone.rows[0]).toEqual({ n: nameLinked.length, products: nameLinked.length });
 
     await runMatching(db.pool, { progress: false });
     expect((await db.pool.query<{ id: number }>("SELECT id FROM listing WHERE link_method = 'name' ORDER BY id")).rows.map((r) => r.id)).toEqual(nameLinked);
@@ -153,10 +159,14 @@ describe('matching worker', () => {
   });
 
   it("keeps a curator's link and unlink across re-runs, and logs them", async () => {
-    const mince = id('paknsave:5349090-EA-000'); // "Beef Mince" 340g: no automatic partner
+    const mince = id('paknsave:5349090-EA-000'); // "Beef Mince" 340g: no automatic partner, a product of its own
     const burgers = id('paknsave:5329042-EA-000');
+    const own = await row(mince);
+    expect(own).toMatchObject({ link_method: 'single', link_confidence: 1, link_locked: false });
     const linked = await linkListing(db.pool, mince, seeded.productId, 'test: curator link');
-    expect(linked).toMatchObject({ changed: true, productId: seeded.productId, previousProductId: null, locked: true });
+    expect(linked).toMatchObject({ changed: true, productId: seeded.productId, previousProductId: own.product_id, locked: true });
+    // Its product of one listing is gone.
+    expect(linked.deletedProductIds).toEqual([own.product_id]);
     // The product is pinned as it was: its three burger listings are locked too.
     const members = (await db.pool.query<{ id: number }>('SELECT id FROM listing WHERE product_id = $1 AND link_locked ORDER BY id', [seeded.productId])).rows.map((r) => r.id);
     expect(members).toEqual([id('woolworths:927566'), id('paknsave:5329042-EA-000'), mince, id('newworld:5329042-EA-000')].sort((a, b) => a - b));
@@ -179,8 +189,11 @@ describe('matching worker', () => {
     expect(before.decisions.n).toBeLessThanOrEqual(again.decisions.n);
 
     const history = await linkHistory(db.pool, mince);
-    expect(history.map((h) => [h.action, h.actor, h.method, h.locked])).toEqual([['link', 'curator', 'manual', true]]);
-    expect(history[0].detail).toMatchObject({ command: 'link', note: 'test: curator link' });
+    expect(history.map((h) => [h.action, h.actor, h.method, h.locked])).toEqual([
+      ['link', 'matcher', 'single', false],
+      ['relink', 'curator', 'manual', true],
+    ]);
+    expect(history[1].detail).toMatchObject({ command: 'link', note: 'test: curator link' });
     // Repeating a command changes and logs nothing.
     expect((await unlinkListing(db.pool, burgers)).changed).toBe(false);
     expect((await linkHistory(db.pool, burgers)).filter((h) => h.actor === 'curator').map((h) => h.action)).toEqual(['lock', 'unlink']);
@@ -200,7 +213,7 @@ describe('matching worker', () => {
     expect(await row(ww)).toEqual({ ...before, link_locked: true });
     expect((await setLocked(db.pool, ww, false)).changed).toBe(true);
     await runMatching(db.pool, { threshold: 1, progress: false });
-    expect((await row(ww)).product_id).toBeNull();
+    expect(await row(ww)).toMatchObject({ link_method: 'single', link_locked: false });
     await runMatching(db.pool, { progress: false });
     expect(await row(ww)).toMatchObject({ link_method: 'name', link_locked: false });
     expect((await linkHistory(db.pool, ww)).map((h) => h.action)).toEqual(expect.arrayContaining(['lock', 'unlock']));
@@ -273,24 +286,20 @@ describe('matching worker', () => {
     expect(burgers).not.toBeNull();
     expect(await productGeneric(burgers)).toBe('Burger patties, beef, 500 g');
 
-    // A second product in the carrots generic (a curator's, from an unlinked 1 kg bag of carrots).
+    // The carrots' alternatives: every other product of "Carrots, standard, 1 kg" (the real 1 kg
+    // bags of the other chains are products of their own), cheapest current shelf price first.
     const carrots = (await row(id('newworld:SYN-CARROTS-1KG'))).product_id!;
-    const { rows: other } = await db.pool.query<{ id: number }>(
-      `SELECT l.id FROM listing l JOIN generic g ON g.id = l.generic_id
-       WHERE g.label = 'Carrots, standard, 1 kg' AND l.product_id IS NULL ORDER BY l.id LIMIT 1`,
-    );
-    expect(other.length).toBe(1);
-    const made = await linkListing(db.pool, other[0].id, 'new', 'matching.test.ts: second carrots product');
-    await runMatching(db.pool, { progress: false });
-    const alt = await productAlternatives(db.pool, [carrots, made.createdProductId!, burgers]);
-    expect(alt.get(carrots)!.map((a) => a.id)).toEqual([made.createdProductId]);
-    expect(alt.get(made.createdProductId!)!.map((a) => a.id)).toEqual([carrots]);
-    const a = alt.get(made.createdProductId!)![0];
-    expect(a).toMatchObject({ retailers: 2, own_brand: false });
-    expect(a.price).toBe(Math.min(...(await db.pool.query<{ price: number }>(
-      'SELECT s.price FROM listing l JOIN national_price_span s ON s.listing_id = l.id AND s.last_day IS NULL WHERE l.product_id = $1',
+    const { rows: expected } = await db.pool.query<{ id: number; price: number | null }>(
+      `SELECT p.id, (SELECT min(s.price) FROM listing l JOIN national_price_span s ON s.listing_id = l.id AND s.last_day IS NULL
+                     WHERE l.product_id = p.id AND l.available) AS price
+       FROM product p JOIN product me ON me.generic_id = p.generic_id WHERE me.id = $1 AND p.id <> me.id
+       ORDER BY price NULLS LAST, p.name, p.id LIMIT 16`,
       [carrots],
-    )).rows.map((r) => r.price)));
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    const alt = await productAlternatives(db.pool, [carrots, burgers]);
+    expect(alt.get(carrots)!.map((a) => [a.id, a.price])).toEqual(expected.map((r) => [r.id, r.price]));
+    expect(alt.get(carrots)!.every((a) => a.retailer !== null && a.retailers >= 1)).toBe(true);
     // The burgers' alternatives: the other products of their generic, never themselves.
     const { rows: sameGeneric } = await db.pool.query<{ id: number }>(
       'SELECT p.id FROM product p JOIN product me ON me.generic_id = p.generic_id WHERE me.id = $1 AND p.id <> me.id ORDER BY p.id',

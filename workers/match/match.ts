@@ -6,7 +6,8 @@
  * One run, in one transaction under an advisory lock (curators' commands take the same lock):
  * 1. read every listing (keyset batches) with its current link and reference price;
  * 2. propose and group links (src/domain/matching.ts: GTIN, shared banner ids, then names with a
- *    calibrated confidence; name links below the threshold are not made);
+ *    calibrated confidence; name links below the threshold are not made); a named listing left
+ *    alone becomes a product of its own (method `single`), so every named item has a product page;
  * 3. give each group a product — a curator's locked product, else the existing product most of its
  *    listings already have (never one product to two groups), else a new one — so a re-run
  *    reuses every product and never duplicates one;
@@ -23,6 +24,7 @@ import {
   listingFeatures,
   matchListings,
   type Locks,
+  type MatchGroup,
   type MemberLink,
 } from '../../src/domain/matching.js';
 import { makeProgress } from '../progress.js';
@@ -63,6 +65,8 @@ export interface MatchReport {
   proposed: MethodCounts;
   /** Groups formed (two or more listings, or a curator's product). */
   groups: number;
+  /** Products of one listing (method `single`): named listings no other chain's listing matches. */
+  singles: number;
   /** Listings linked after the run, by method (locked ones included under their own method). */
   linked: MethodCounts;
   /** Listing changes written (each with one decision-log row). */
@@ -80,6 +84,8 @@ export interface MatchReport {
   /** Seconds spent reading, matching and writing. */
   seconds: { read: number; match: number; write: number };
 }
+
+const isSingle = (g: MatchGroup) => g.listingIds.length === 1 && g.links.get(g.listingIds[0])?.method === 'single';
 
 interface Desired {
   productIndex: number; // index into groups
@@ -156,9 +162,11 @@ async function run(client: pg.PoolClient, threshold: number, opts: MatchOptions)
       product === null ? 'unlink' : l.productId === null ? 'link' : product !== l.productId ? 'relink' : 'update';
     const edge = d?.link.edge ?? null;
     const detail: Record<string, unknown> =
-      edge === null
-        ? { reason: `no link at confidence >= ${threshold}`, was: { method: l.linkMethod, confidence: l.linkConfidence } }
-        : { partner: edge.a === l.id ? edge.b : edge.a, threshold, ...edge.detail };
+      edge !== null
+        ? { partner: edge.a === l.id ? edge.b : edge.a, threshold, ...edge.detail }
+        : method === 'single'
+          ? { reason: `no other chain's listing links at confidence >= ${threshold}: a product of its own`, was: { method: l.linkMethod, confidence: l.linkConfidence } }
+          : { reason: `no link at confidence >= ${threshold}`, was: { method: l.linkMethod, confidence: l.linkConfidence } };
     decisions.push({
       listingId: l.id, action, productId: product, previousProductId: l.productId, method, confidence,
       locked: false, actor: 'matcher', detail,
@@ -217,7 +225,8 @@ async function run(client: pg.PoolClient, threshold: number, opts: MatchOptions)
     nameable: features.filter((f) => f.nameable).length,
     locked: locks.size,
     proposed,
-    groups: groups.length,
+    groups: groups.filter((g) => !isSingle(g)).length,
+    singles: groups.filter(isSingle).length,
     linked: Object.fromEntries(linkedRows.rows.map((r) => [r.method, Number(r.n)])),
     changes: { link: count('link'), relink: count('relink'), unlink: count('unlink'), update: count('update') },
     products: {
