@@ -81,9 +81,11 @@ export const EXPORT_TABLES: ExportTable[] = [
       c('first_seen', 'date', false, 'first day observed'),
       c('last_seen', 'date', false, 'last day observed'),
       c('product_id', 'integer', true, 'linked product id (as in /api/v1/products/{id}); null when not linked'),
-      c('link_method', 'text', true, 'how the link was made: gtin, retailer_id, name, manual'),
+      c('link_method', 'text', true, 'how the link was made: gtin, retailer_id, name, manual, or single (a product of this listing alone)'),
       c('link_confidence', 'double', true, 'confidence of the link, 0 to 1'),
       c('link_locked', 'boolean', false, 'link (or unlinked state) pinned by a curator'),
+      c('kind', 'text', true, 'what the item is, a kind slug of the curated taxonomy (e.g. beef-mince); null when no kind claims it'),
+      c('generic', 'text', true, 'its generic: kind, variant and size (e.g. "Beef mince, lean, 500 g"); null when no kind claims it'),
     ],
   },
   {

@@ -58,8 +58,10 @@ export const TABLE_SOURCES: Record<ExportTable['name'], TableSource | null> = {
       link_method: 'l.link_method',
       link_confidence: 'l.link_confidence',
       link_locked: 'l.link_locked',
+      kind: 'k.slug',
+      generic: 'g.label',
     },
-    from: `listing l JOIN retailer r ON r.id = l.retailer_id ${LATEST_NATIONAL}`,
+    from: `listing l JOIN retailer r ON r.id = l.retailer_id LEFT JOIN generic g ON g.id = l.generic_id LEFT JOIN kind k ON k.id = g.kind_id ${LATEST_NATIONAL}`,
     orderBy: 'l.id',
   },
   stores: {
