@@ -11,8 +11,9 @@
  *   through the names full_results.csv pairs with ids, then the store list), `sku` given.
  * - `newworld_latest_results.csv`, `paknsave_latest_results.csv`: undated; `store_id` UUIDs of the
  *   store lists, no product id. Decision: external_id is a stable slug of `product_name` and
- *   `product_size` ({@link productSlug}, e.g. "chopped-tomatoes-in-juice-400g"); the same product
- *   may therefore exist twice at PAK'nSAVE, once under its product id from full_results.csv.
+ *   `product_size` ({@link productSlug}, e.g. "chopped-tomatoes-in-juice-400g"), unless a dated
+ *   full_results.csv row of the chain has the same name and size under one product id, which it
+ *   then takes ({@link adoptProductIds}), so one PAK'nSAVE product is one listing.
  *
  * Decisions:
  * - The undated files are filed under full_results.csv's day and combined with it into one ingest
@@ -279,6 +280,29 @@ export function combineChainDay(day: string, rows: readonly SampleRow[]): {
 }
 
 /**
+ * Rows without a product id (external_id = {@link productSlug} of name and size) take the product id
+ * that dated rows of the same chain give the same name and size, when exactly one does: the same
+ * PAK'nSAVE product is then one listing, not two (one under its id, one under a slug). Rows whose
+ * slug no dated row (or more than one product id) shares keep the slug.
+ */
+export function adoptProductIds(rows: readonly SampleRow[]): SampleRow[] {
+  const ids = new Map<string, Set<string>>(); // chain + slug → product ids
+  for (const r of rows) {
+    if (!r.dated || !r.name) continue;
+    const slug = productSlug(r.name, r.size_text ?? '');
+    if (r.external_id === slug) continue;
+    const key = `${r.chain} ${slug}`;
+    if (!ids.has(key)) ids.set(key, new Set());
+    ids.get(key)!.add(r.external_id);
+  }
+  return rows.map((r) => {
+    if (!r.name || r.external_id !== productSlug(r.name, r.size_text ?? '')) return r;
+    const found = ids.get(`${r.chain} ${r.external_id}`);
+    return found?.size === 1 ? { ...r, external_id: [...found][0] } : r;
+  });
+}
+
+/**
  * Reads the four sample files and ingests each chain's combined day (one call per chain, snapshot).
  * Needs the stores imported first.
  * @throws ImportError naming the source file and line for a malformed row, an unresolvable store
@@ -299,7 +323,7 @@ export async function importSamples(pool: pg.Pool, paths: SourcePaths, opts: { p
       ...full.rows.filter((r) => r.chain === 'woolworths'),
       ...resolveStoreNames(readWoolworthsLatest(paths.woolworthsLatest), aliases, wwStores),
     ],
-    paknsave: [...full.rows.filter((r) => r.chain === 'paknsave'), ...readFoodstuffsLatest(paths.paknsaveLatest, 'paknsave')],
+    paknsave: adoptProductIds([...full.rows.filter((r) => r.chain === 'paknsave'), ...readFoodstuffsLatest(paths.paknsaveLatest, 'paknsave')]),
     newworld: readFoodstuffsLatest(paths.newworldLatest, 'newworld'),
   };
 
