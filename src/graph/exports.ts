@@ -4,9 +4,9 @@
  */
 import { builder } from '../builder.js';
 import { NotFound } from '../errors.js';
-import { readExportManifest, type ExportFileEntry, type ExportManifestData } from '../services/exports.js';
+import { readExportManifest, type ExportFile, type ExportManifest } from '../services/exports.js';
 
-const ExportFileRef = builder.objectRef<ExportFileEntry>('ExportFile').implement({
+const ExportFileRef = builder.objectRef<ExportFile>('ExportFile').implement({
   description: 'One file of the export, downloadable from /data/latest/<name>.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'File name, e.g. price_spans.parquet.' }),
@@ -16,7 +16,7 @@ const ExportFileRef = builder.objectRef<ExportFileEntry>('ExportFile').implement
   }),
 });
 
-const ExportManifestRef = builder.objectRef<ExportManifestData>('ExportManifest').implement({
+const ExportManifestRef = builder.objectRef<ExportManifest>('ExportManifest').implement({
   description: 'The nightly bulk export: Zstd Parquet and gzipped CSV of listings, stores, price_spans, index_daily and basket.',
   fields: (t) => ({
     day: t.expose('day', { type: 'Day', description: 'The data day the export holds prices up to.' }),

@@ -1,49 +1,63 @@
 /**
- * The published nightly export (api-spec "Bulk data", ExportManifest): reading the manifest of
- * `<EXPORT_DIR>/latest`, which the export worker (workers/export) switches atomically.
+ * The published nightly export (api-spec "Bulk data", ExportManifest): the manifest's schema and
+ * reading the manifest of `<EXPORT_DIR>/latest`, which the export worker (workers/export) writes and
+ * switches atomically.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
 
-/** One exported file: name, size in bytes, data rows, SHA-256 (hex) of its bytes. */
-export interface ExportFileEntry {
-  name: string;
-  bytes: number;
-  rows: number;
-  sha256: string;
-}
+/** Name of the symlink readers follow (`<EXPORT_DIR>/latest`). */
+export const LATEST = 'latest';
+/** Name of the manifest inside an export folder. */
+export const MANIFEST_FILE = 'manifest.json';
 
-/** The contract's ExportManifest: data day, licence (always "CC BY 4.0"), generation time, files. */
-export interface ExportManifestData {
-  day: string;
-  licence: 'CC BY 4.0';
-  generated_at: string;
-  files: ExportFileEntry[];
-}
+/** One file of an export, as listed in the manifest. */
+export const ExportFile = z.object({
+  /** File name inside the export folder, e.g. `price_spans.parquet`. */
+  name: z.string().min(1),
+  /** Size in bytes, as written. */
+  bytes: z.number().int().nonnegative(),
+  /** Data rows in the file (the CSV header not counted). */
+  rows: z.number().int().nonnegative(),
+  /** Lowercase hex SHA-256 of the file's bytes. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+/** One file of an export (see {@link ExportFile}). */
+export type ExportFile = z.infer<typeof ExportFile>;
+
+/**
+ * The contract's ExportManifest (api-spec "ExportManifest"): `day` is the latest data day in the
+ * export (`YYYY-MM-DD`, NZ calendar), `licence` the constant `CC BY 4.0`, `generated_at` when the
+ * export was made (RFC 3339 UTC), `files` one entry per data file (`<table>.parquet` and
+ * `<table>.csv.gz` of every export table; README.md and LICENSE are not listed).
+ */
+export const ExportManifest = z.object({
+  day: z.iso.date(),
+  licence: z.literal('CC BY 4.0'),
+  generated_at: z.iso.datetime(),
+  files: z.array(ExportFile),
+});
+/** A parsed export manifest (see {@link ExportManifest}). */
+export type ExportManifest = z.infer<typeof ExportManifest>;
 
 /** The folder a reader sees: `<exportDir>/latest`. */
 export function latestExportDir(exportDir: string): string {
-  return path.join(exportDir, 'latest');
+  return path.join(exportDir, LATEST);
 }
 
 /**
- * The manifest of the latest export in `exportDir`, or null when none has been published (no
- * `latest`, or no manifest in it).
- * @throws Error when a manifest exists but is not a valid ExportManifest (a server fault).
+ * The manifest of the export `<exportDir>/latest` points to, or null when none has been published
+ * (no `latest` link, or it points nowhere).
+ * @throws when the manifest exists but is not valid JSON or does not match the contract (a ZodError).
  */
-export async function readExportManifest(exportDir: string): Promise<ExportManifestData | null> {
+export async function readExportManifest(exportDir: string): Promise<ExportManifest | null> {
   let text: string;
   try {
-    text = await fs.readFile(path.join(latestExportDir(exportDir), 'manifest.json'), 'utf8');
+    text = await fs.readFile(path.join(latestExportDir(exportDir), MANIFEST_FILE), 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
     throw e;
   }
-  const m = JSON.parse(text) as ExportManifestData;
-  const validFile = (f: ExportFileEntry) =>
-    typeof f?.name === 'string' && Number.isSafeInteger(f.bytes) && Number.isSafeInteger(f.rows) && /^[0-9a-f]{64}$/.test(f.sha256);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(m?.day) || m.licence !== 'CC BY 4.0' || typeof m.generated_at !== 'string' || !Array.isArray(m.files) || !m.files.every(validFile)) {
-    throw new Error(`invalid export manifest in ${latestExportDir(exportDir)}`);
-  }
-  return { day: m.day, licence: m.licence, generated_at: m.generated_at, files: m.files.map(({ name, bytes, rows, sha256 }) => ({ name, bytes, rows, sha256 })) };
+  return ExportManifest.parse(JSON.parse(text));
 }

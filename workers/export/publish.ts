@@ -19,12 +19,10 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { z } from 'zod';
+import { ExportManifest, LATEST, MANIFEST_FILE, readExportManifest, type ExportFile } from '../../src/services/exports.js';
 
-/** Name of the symlink to the newest export inside the export folder. */
-export const LATEST = 'latest';
-/** Name of the manifest file inside each export. */
-export const MANIFEST_FILE = 'manifest.json';
+// The manifest's schema and reader live with the service that serves it (src/services/exports.ts).
+export { ExportFile, ExportManifest, LATEST, MANIFEST_FILE };
 /** Published exports kept by default (the newest, `latest`, included). */
 export const DEFAULT_KEEP = 3;
 
@@ -32,35 +30,6 @@ const STAGING_PREFIX = '.tmp-';
 const LINK_PREFIX = '.latest-';
 /** A published folder's name: `<day>T<HHMMSS>Z`, with `-<n>` when that name was taken. */
 const FOLDER_RE = /^\d{4}-\d{2}-\d{2}T\d{6}Z(-\d+)?$/;
-
-/** One file of an export, as listed in the manifest. */
-export const ExportFile = z.object({
-  /** File name inside the export folder, e.g. `price_spans.parquet`. */
-  name: z.string().min(1),
-  /** Size in bytes, as written. */
-  bytes: z.number().int().nonnegative(),
-  /** Data rows in the file (the CSV header not counted). */
-  rows: z.number().int().nonnegative(),
-  /** Lowercase hex SHA-256 of the file's bytes. */
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-});
-/** One file of an export (see {@link ExportFile}). */
-export type ExportFile = z.infer<typeof ExportFile>;
-
-/**
- * The contract's ExportManifest (api-spec "ExportManifest"): `day` is the latest data day in the
- * export (`YYYY-MM-DD`, NZ calendar), `licence` the constant `CC BY 4.0`, `generated_at` when the
- * export was made (RFC 3339 UTC), `files` one entry per data file (`<table>.parquet` and
- * `<table>.csv.gz` of every export table; README.md and LICENSE are not listed).
- */
-export const ExportManifest = z.object({
-  day: z.iso.date(),
-  licence: z.literal('CC BY 4.0'),
-  generated_at: z.iso.datetime(),
-  files: z.array(ExportFile),
-});
-/** A parsed export manifest (see {@link ExportManifest}). */
-export type ExportManifest = z.infer<typeof ExportManifest>;
 
 /**
  * Size and SHA-256 of the file at `file` (streamed, any size), with its row count.
@@ -83,20 +52,10 @@ export async function writeManifest(folder: string, manifest: ExportManifest): P
 }
 
 /**
- * The manifest of the export `<dir>/latest` points to, or null when there is none yet (no `latest`
- * link, or it points nowhere).
+ * The manifest of the export `<dir>/latest` points to, or null when there is none yet.
  * @throws when the manifest exists but is not valid JSON or does not match the contract.
  */
-export async function readManifest(dir: string): Promise<ExportManifest | null> {
-  let text: string;
-  try {
-    text = await fsp.readFile(path.join(dir, LATEST, MANIFEST_FILE), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
-    throw e;
-  }
-  return ExportManifest.parse(JSON.parse(text));
-}
+export const readManifest = readExportManifest;
 
 /** The folder name `latest` points to (relative to `dir`), or null when there is no `latest` link. */
 export async function latestFolder(dir: string): Promise<string | null> {
