@@ -113,6 +113,18 @@ describe('get_export_manifest and /data/latest/*', () => {
     expect([403, 404]).toContain(escape.statusCode);
     expectError(escape.json(), escape.statusCode);
   });
+
+  it("follows the switch of latest while serving: the next export's manifest and files", async () => {
+    const first = (await get('/data/latest/manifest.json')).body as { generated_at: string };
+    const next = await runExport(db.pool, { dir: exportDir, progress: false, now: new Date(Date.parse(first.generated_at) + 60_000) });
+    const m = (await get('/data/latest/manifest.json')).body as { generated_at: string; files: { name: string; sha256: string }[] };
+    expect(m.generated_at).toBe(next.manifest.generated_at);
+    expect(m.generated_at).not.toBe(first.generated_at);
+    for (const name of ['listings.csv.gz', 'stores.parquet']) {
+      const body = (await app.inject({ url: `/data/latest/${name}` })).rawPayload;
+      expect(crypto.createHash('sha256').update(body).digest('hex')).toBe(m.files.find((f) => f.name === name)!.sha256);
+    }
+  });
 });
 
 describe('list_retailers', () => {
