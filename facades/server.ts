@@ -13,7 +13,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { ContextSource } from '../src/context.js';
 import { publicBaseUrl, type Env } from '../src/env.js';
 import { createSearchBackend } from '../src/search/index.js';
-import { createExecutor, errorBody } from './execute.js';
+import { createExecutor, errorBody, type Executor } from './execute.js';
 import { registerGraphql } from './graphql.js';
 import { registerCaching } from './http/caching.js';
 import { registerExportFiles } from './http/exports.js';
@@ -22,6 +22,20 @@ import { registerMcp } from './mcp/index.js';
 import { buildMetaDocuments, registerMeta } from './meta/index.js';
 import { operations } from './operations.js';
 import { registerRestRoutes } from './rest/routes.js';
+
+/**
+ * The export manifest through the registry's get_export_manifest (so through the graph), for the
+ * MCP resource: null before the first export.
+ * @throws Error when the operation fails otherwise (e.g. a corrupt manifest).
+ */
+async function exportManifest(run: Executor): Promise<Record<string, unknown> | null> {
+  const op = operations.find((o) => o.name === 'get_export_manifest');
+  if (!op) return null;
+  const r = await run(op, {});
+  if (r.status === 404) return null;
+  if (r.status !== 200) throw new Error(`get_export_manifest answered ${r.status}`);
+  return r.body as Record<string, unknown>;
+}
 
 /** The caching rule of every response (api-spec Global conventions: Caching). */
 export const CACHE_CONTROL = 'public, max-age=300';
@@ -82,7 +96,7 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   const source: ContextSource = { ...db, search: db.search ?? createSearchBackend(env, db.pool), exportDir: env.EXPORT_DIR };
   app.addHook('onClose', async () => source.search?.close());
   const run = createExecutor(source);
-  const documents = buildMetaDocuments(operations, publicBaseUrl(env), env.EXPORT_DIR);
+  const documents = buildMetaDocuments(operations, publicBaseUrl(env), () => exportManifest(run));
   registerRestRoutes(app, run, operations);
   await registerExportFiles(app, env.EXPORT_DIR);
   registerMeta(app, documents);

@@ -8,7 +8,6 @@ import { stringify } from 'yaml';
 import type { AnyOperation } from '../operation.js';
 import { buildLlmsFullTxt, buildLlmsTxt } from './llms.js';
 import { buildOpenApi } from './openapi.js';
-import { readExportManifest } from '../../src/services/exports.js';
 
 /** The generated descriptions, built once per server from the registry. */
 export interface MetaDocuments {
@@ -27,11 +26,15 @@ export interface MetaDocuments {
 }
 
 /**
- * Builds every description from `ops`; links use `baseUrl` (no trailing slash); the manifest is read
- * from `exportDir` (EXPORT_DIR) on each call.
+ * Builds every description from `ops`; links use `baseUrl` (no trailing slash). `exportManifest`
+ * supplies the manifest (the server runs get_export_manifest through the graph); without it, none.
  * @throws Error when the registry is inconsistent (see buildOpenApi).
  */
-export function buildMetaDocuments(ops: readonly AnyOperation[], baseUrl: string, exportDir?: string): MetaDocuments {
+export function buildMetaDocuments(
+  ops: readonly AnyOperation[],
+  baseUrl: string,
+  exportManifest: () => Promise<Record<string, unknown> | null> = async () => null,
+): MetaDocuments {
   const openapi = buildOpenApi(ops, baseUrl);
   return {
     openapi,
@@ -39,7 +42,7 @@ export function buildMetaDocuments(ops: readonly AnyOperation[], baseUrl: string
     openapiYaml: stringify(openapi, { aliasDuplicateObjects: false, lineWidth: 0 }),
     llmsTxt: buildLlmsTxt(ops, baseUrl),
     llmsFullTxt: buildLlmsFullTxt(ops, baseUrl, openapi),
-    exportManifest: async () => (exportDir ? ((await readExportManifest(exportDir)) as Record<string, unknown> | null) : null),
+    exportManifest,
   };
 }
 

@@ -203,6 +203,8 @@ export interface Classification {
   variant: string | null;
   /** Parsed size, or null when unknown. */
   size: ParsedSize | null;
+  /** Size as the generic labels it ({@link sizeLabel}), or null when unknown. */
+  sizeLabel: string | null;
   /** Stable key of the generic: `<kind>|<variant>|<size key>`. */
   key: string;
   /** Generic label, e.g. "Beef mince, lean, 500 g". */
@@ -252,7 +254,7 @@ export function classify(input: KindInput): Classification | null {
   if (input.weighable && (!size || !size.perKg)) size = { qty: 1000, unit: 'g', packCount: 1, perKg: true };
   const sizeText = size ? sizeLabel(size) : null;
   const label = [kind.label, variant, sizeText].filter((x): x is string => x !== null).join(', ');
-  return { kind, variant, size, key: `${kind.slug}|${variant ?? ''}|${sizeText ?? ''}`, label };
+  return { kind, variant, size, sizeLabel: sizeText, key: `${kind.slug}|${variant ?? ''}|${sizeText ?? ''}`, label };
 }
 
 /** An attribute of a product (api-spec Attribute). */

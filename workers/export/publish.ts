@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { ExportManifest, LATEST, MANIFEST_FILE, readExportManifest, type ExportFile } from '../../src/services/exports.js';
+import { ExportManifest, LATEST, MANIFEST_FILE, type ExportFile } from '../../src/services/exports.js';
 
 // The manifest's schema and reader live with the service that serves it (src/services/exports.ts).
 export { ExportFile, ExportManifest, LATEST, MANIFEST_FILE };
@@ -51,11 +51,6 @@ export async function writeManifest(folder: string, manifest: ExportManifest): P
   await fsp.writeFile(path.join(folder, MANIFEST_FILE), `${JSON.stringify(valid, null, 2)}\n`);
 }
 
-/**
- * The manifest of the export `<dir>/latest` points to, or null when there is none yet.
- * @throws when the manifest exists but is not valid JSON or does not match the contract.
- */
-export const readManifest = readExportManifest;
 
 /** The folder name `latest` points to (relative to `dir`), or null when there is no `latest` link. */
 export async function latestFolder(dir: string): Promise<string | null> {

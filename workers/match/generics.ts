@@ -87,7 +87,7 @@ export async function assignGenerics(client: pg.PoolClient): Promise<GenericsRep
       const c = classify({ name: r.name, brand: r.brand, sizeText: r.size_text, categoryPath: r.category_path, weighable: next.weighable });
       wanted.set(r.id, c ? c.key : null);
       if (c && !generics.has(c.key)) {
-        generics.set(c.key, { kind: c.kind.slug, variant: c.variant, size: c.key.split('|')[2] || null, label: c.label });
+        generics.set(c.key, { kind: c.kind.slug, variant: c.variant, size: c.sizeLabel, label: c.label });
       }
     }
   }
