@@ -126,23 +126,38 @@ export function isPlaceholderName(name: string, retailerName: string, externalId
 // ---------------------------------------------------------------------------------------------
 // GTIN
 
+/** Why a barcode is not a usable GTIN (see {@link gtinProblem}). */
+export type GtinProblem = 'format' | 'check-digit' | 'restricted';
+
 /**
- * A GTIN-8/12/13/14 as its 14-digit form, or null when it is not a usable trade-item number:
- * not 7–14 digits once leading zeros are dropped, a wrong GS1 check digit (mod-10, weights 3/1
- * from the right), or a GS1 restricted-circulation number (GTIN-13 prefix 2, or 02/04 as a UPC
- * in 13-digit form: in-store codes for weighed goods, reused by chains for unrelated items;
- * GS1 General Specifications §1.4.4).
+ * Why a barcode is not a usable trade-item number, or null when it is one:
+ * - `format`: not 7–14 digits once leading zeros are dropped (letters, 15+ digits, empty);
+ * - `check-digit`: the GS1 mod-10 check digit (weights 3/1 from the right) is wrong;
+ * - `restricted`: a GS1 restricted-circulation number (GTIN-13 prefix 2, or 02/04 as a UPC in
+ *   13-digit form): in-store codes for weighed goods, reused by chains for unrelated items
+ *   (GS1 General Specifications §1.4.4).
+ * A 7-digit code is read as a GTIN-8 with a leading zero, so it must pass the check digit too.
  */
-export function normalizeGtin(code: string | number | bigint | null | undefined): string | null {
-  if (code === null || code === undefined) return null;
+export function gtinProblem(code: string | number | bigint | null | undefined): GtinProblem | null {
+  if (code === null || code === undefined) return 'format';
   const digits = String(code).trim().replace(/^0+/, '');
-  if (!/^\d{7,14}$/.test(digits)) return null;
+  if (!/^\d{7,14}$/.test(digits)) return 'format';
   const g14 = digits.padStart(14, '0');
   let sum = 0;
   for (let i = 0; i < 13; i++) sum += Number(g14[i]) * (i % 2 === 0 ? 3 : 1);
-  if ((10 - (sum % 10)) % 10 !== Number(g14[13])) return null;
-  if (g14[0] === '0' && /^(2|02|04)/.test(g14.slice(1))) return null;
-  return g14;
+  if ((10 - (sum % 10)) % 10 !== Number(g14[13])) return 'check-digit';
+  if (g14[0] === '0' && /^(2|02|04)/.test(g14.slice(1))) return 'restricted';
+  return null;
+}
+
+/**
+ * A GTIN-8/12/13/14 as its 14-digit form, or null when it is not a usable trade-item number
+ * (any {@link gtinProblem}: bad format, wrong check digit, restricted circulation). The one
+ * normalisation of barcodes: matching, GTIN lookup and the importers all use it.
+ */
+export function normalizeGtin(code: string | number | bigint | null | undefined): string | null {
+  if (gtinProblem(code) !== null) return null;
+  return String(code).trim().replace(/^0+/, '').padStart(14, '0');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
  * nationally) from the day it was first observed to the last day it was observed; an observation
  * equal to the open span extends it, any change opens a new span.
  *
- * The ingest worker merges in SQL, set-based (workers/ingest/merge.ts). The functions here are the
+ * The ingest worker merges in SQL, set-based (workers/ingest/ingest.ts). The functions here are the
  * pure reference of the same rules, used by unit tests and to check the SQL against.
  */
 import { medianCents, modeOf } from './median.js';
@@ -52,6 +52,10 @@ export function samePrice(a: PriceTuple, b: PriceTuple): boolean {
  * Merges one collection day into the spans of one scope (a store, or a chain nationally), in place.
  * `spans` maps a listing key to its spans, oldest first; `previousDay` is the scope's last collection
  * day before `day` (the day an open span is closed at). Mirrors the SQL merge.
+ *
+ * `afterGap`: the days between `previousDay` and `day` are unknown (no collection covers them), so
+ * every open span is closed at `previousDay` whatever `day` observes, and an observation equal to
+ * the old price opens a new span: no span claims the unknown days.
  * @throws RangeError when `day` is not after `previousDay` (history is append-only).
  */
 export function mergeDay(
@@ -60,13 +64,14 @@ export function mergeDay(
   day: string,
   observations: Map<string, PriceTuple>,
   mode: CollectionMode = 'snapshot',
+  afterGap = false,
 ): void {
   if (previousDay !== null && day <= previousDay) throw new RangeError(`day ${day} is not after ${previousDay}`);
   for (const [key, list] of spans) {
     const open = list[list.length - 1];
     if (!open || open.last_day !== null) continue;
     const obs = observations.get(key);
-    if (obs ? !samePrice(open, obs) : mode === 'snapshot') open.last_day = previousDay;
+    if (afterGap || (obs ? !samePrice(open, obs) : mode === 'snapshot')) open.last_day = previousDay;
   }
   for (const [key, obs] of observations) {
     const list = spans.get(key) ?? [];

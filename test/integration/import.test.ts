@@ -14,13 +14,27 @@ import { importRealData, isEmpty, DataDirError, type ImportReport } from '../../
 import { upsertStores, StoreInputError, type StoreInput } from '../../workers/ingest/stores.js';
 import { updateListingAttributes, ListingInputError } from '../../workers/ingest/listings.js';
 import { productSlug, sizeText, categoryPath, storeNameKey } from '../../workers/import/samples.js';
-import { departmentNames, barcodeToGtin } from '../../workers/import/products.js';
+import { CATALOGUE_DAY, cataloguePrice, catalogueSizeText, readCatalogue } from '../../workers/import/catalogue.js';
 import { cleanAddress } from '../../workers/import/stores.js';
 
 const file = (rel: string) => path.join(DATA_DIR, rel);
 const PRICE_LOG = file('neon-ninja--woolies/price_history.csv');
 const FULL = file('Blim3202--NZ-Meal-Cost-Optimiser/data/full_results.csv');
 const WW_LATEST = file('Blim3202--NZ-Meal-Cost-Optimiser/data/woolworths_latest_results');
+const CATALOGUE = file('neon-ninja--woolies/products.columns.tsv');
+
+/** The catalogue's rows as this test reads them (independently of workers/import/catalogue.ts). */
+function catalogueRows(): Record<string, string>[] {
+  return parse(fs.readFileSync(CATALOGUE), { columns: true, delimiter: '\t', quote: false }) as Record<string, string>[];
+}
+
+/** Woolworths SKUs the store samples of 2026-08-03 price. */
+function sampledSkus(): Set<string> {
+  const sampled = new Set<string>();
+  for (const r of parse(fs.readFileSync(FULL), { columns: true }) as Record<string, string>[]) if (r.company === 'Woolworths') sampled.add(r.sku);
+  for (const r of parse(fs.readFileSync(WW_LATEST), { columns: true }) as Record<string, string>[]) sampled.add(r.sku);
+  return sampled;
+}
 
 // Independent of src/domain/days.ts: the Pacific/Auckland calendar day of a Unix time.
 const nzFmt = new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Auckland', year: 'numeric', month: '2-digit', day: '2-digit' });
@@ -86,7 +100,7 @@ describe('import of the real data', () => {
     report = await importRealData(db.pool, DATA_DIR, { progress: false });
     seconds = (performance.now() - t) / 1000;
     console.log(`importRealData on an empty database: ${seconds.toFixed(1)} s`, {
-      stores: report.stores.ms, priceHistory: report.priceHistory.ms, products: report.products.ms, samples: report.samples.ms,
+      stores: report.stores.ms, priceHistory: report.priceHistory.ms, catalogue: report.catalogue.ms, samples: report.samples.ms,
     });
   });
   afterAll(async () => db?.drop());
@@ -95,7 +109,7 @@ describe('import of the real data', () => {
   // assertion fails on a loaded machine without anything being wrong.
   it('runs every step on an empty database', () => {
     expect(emptyBefore).toBe(true);
-    expect([report.stores, report.priceHistory, report.products, report.samples].map((s) => s.ran)).toEqual([true, true, true, true]);
+    expect([report.stores, report.priceHistory, report.catalogue, report.samples].map((s) => s.ran)).toEqual([true, true, true, true]);
   });
 
   it('imports every store of the three lists, and no Four Square', async () => {
@@ -151,10 +165,9 @@ describe('import of the real data', () => {
 
   it('reproduces the Woolworths price log as national spans on the right NZ days', async () => {
     const { bySku, lastDay } = expectedSpans();
-    // SKUs the store samples also price get another span on the sample day: checked separately.
-    const sampled = new Set<string>();
-    for (const r of parse(fs.readFileSync(FULL), { columns: true }) as Record<string, string>[]) if (r.company === 'Woolworths') sampled.add(r.sku);
-    for (const r of parse(fs.readFileSync(WW_LATEST), { columns: true }) as Record<string, string>[]) sampled.add(r.sku);
+    // SKUs the store samples also price: checked separately. The catalogue's spans (from 2026-07-27)
+    // follow the log's after the unknown days: checked in the catalogue test.
+    const sampled = sampledSkus();
 
     const ww = await db.pool.query<{ last_national_day: string }>(`SELECT last_national_day FROM retailer WHERE slug = 'woolworths'`);
     expect(ww.rows[0].last_national_day).toBe('2026-08-03');
@@ -167,8 +180,8 @@ describe('import of the real data', () => {
     const r = await db.pool.query<{ sku: string; first_day: string; to: string; price: number; promo_price: number | null; promo_kind: number | null }>(
       `SELECT l.external_id AS sku, n.first_day, coalesce(n.last_day, rt.last_national_day) AS to, n.price, n.promo_price, n.promo_kind
        FROM national_price_span n JOIN listing l ON l.id = n.listing_id JOIN retailer rt ON rt.id = l.retailer_id
-       WHERE rt.slug = 'woolworths' AND l.external_id = ANY($1::text[]) ORDER BY l.external_id, n.first_day`,
-      [sample],
+       WHERE rt.slug = 'woolworths' AND l.external_id = ANY($1::text[]) AND n.first_day < $2 ORDER BY l.external_id, n.first_day`,
+      [sample, CATALOGUE_DAY],
     );
     const got = new Map<string, ExpectedSpan[]>();
     for (const x of r.rows) {
@@ -192,11 +205,12 @@ describe('import of the real data', () => {
       [sku],
     );
     const logSpans = bySku.get(sku) as ExpectedSpan[];
-    // Three stores price it at 1.49 on 2026-08-03: the national median opens a span that day,
-    // after the log's last span closed on the log's last day (the sample day is a snapshot).
+    // The log's last span closes on the log's last day (the days until the catalogue are unknown);
+    // the catalogue prices it at 1.49 on 2026-07-27, and three stores at 1.49 on 2026-08-03: the
+    // national median equals the open span, which runs on.
+    expect(catalogueRows().find((c) => c.sku === sku)).toMatchObject({ original_price: '1.49', sale_price: '1.49' });
     const expected: [string, string | null, number][] = logSpans.map((s) => [s.from, s.to, s.price]);
-    if (logSpans[logSpans.length - 1].price !== 149) expected.push(['2026-08-03', null, 149]);
-    else expected[expected.length - 1][1] = null;
+    expected.push([CATALOGUE_DAY, null, 149]);
     expect(r.rows.map((x) => [x.first_day, x.last_day, x.price])).toEqual(expected);
     const stores = await db.pool.query(
       `SELECT st.external_id, sp.price FROM store_price_span sp JOIN store st ON st.id = sp.store_id JOIN listing l ON l.id = sp.listing_id
@@ -216,32 +230,128 @@ describe('import of the real data', () => {
     for (const sku of bySku.keys()) expect(ids.has(sku)).toBe(true);
   });
 
-  it('writes product-sample attributes onto existing listings only, without retailer images', async () => {
-    expect(report.products.result).toMatchObject({ rows: 23, updated: 20, unknown: 3 });
-    const l = (await db.pool.query(
-      `SELECT l.* FROM listing l JOIN retailer r ON r.id = l.retailer_id WHERE r.slug = 'woolworths' AND l.external_id = '133211'`,
-    )).rows[0];
-    expect(l).toMatchObject({
-      name: 'fresh fruit bananas yellow loose',
-      brand: 'fresh fruit',
-      gtin: 9354829000064,
-      category_path: ['Fruit & Veg'],
-      image: null,
-      retailer_url: 'https://www.woolworths.co.nz/shop/productdetails?stockcode=133211',
+  it('imports the catalogue as descriptions and the national snapshot of 2026-07-27', async () => {
+    const rows = catalogueRows();
+    expect(report.catalogue.result).toMatchObject({
+      day: '2026-07-27', products: 17664, loggedSkus: 13862, newListings: 3802, notInCatalogue: 5756,
+      gtins: 17555, gtinsDropped: { format: 0, 'check-digit': 0, restricted: 109 }, weighable: 284, multibuyUnrecorded: 164,
+      promotions: { none: 10700, '1 special': 5411, '2 member/club': 1553 },
     });
-    const sized = (await db.pool.query(
-      `SELECT l.size_text, l.gtin FROM listing l JOIN retailer r ON r.id = l.retailer_id WHERE r.slug = 'woolworths' AND l.external_id = '115160'`,
-    )).rows[0];
-    expect(sized).toEqual({ size_text: '120g', gtin: 9400597043656 });
+    expect(report.catalogue.result?.tags).toMatchObject({ IsSpecial: 4847, IsClubPrice: 1553, IsGreatPrice: 96, IsMultiBuy: 66, IsGreatPriceMultiBuy: 98 });
+    const sampled = sampledSkus();
+    // Every 40th product, by this test's own reading of the file.
+    const sample = rows.filter((_, i) => i % 40 === 0);
+    const got = await db.pool.query(
+      `SELECT l.external_id AS sku, l.name, l.brand, l.size_text, l.gtin, l.category_path, l.retailer_url, l.available,
+         n.last_day, n.price, n.promo_price, n.promo_kind
+       FROM listing l JOIN retailer r ON r.id = l.retailer_id
+       JOIN national_price_span n ON n.listing_id = l.id AND n.first_day = $2
+       WHERE r.slug = 'woolworths' AND l.external_id = ANY($1::text[])`,
+      [sample.map((c) => c.sku), CATALOGUE_DAY],
+    );
+    const bySku = new Map(got.rows.map((x) => [x.sku as string, x]));
+    expect(bySku.size).toBe(sample.length);
+    const cents = (d: string) => Math.round(Number(d) * 100);
+    for (const c of sample) {
+      const lower = cents(c.sale_price) < cents(c.original_price);
+      // A valid GTIN-13 with the GS1 check digit, not an in-store code (GTIN-13 prefix 2, or a
+      // UPC of number system 2 or 4 in 13-digit form: 02…, 04…).
+      const digits = c.barcode;
+      const check = (10 - ([...digits.slice(0, 12)].reduce((s, d, i) => s + Number(d) * (i % 2 ? 3 : 1), 0) % 10)) % 10;
+      const gtin = digits.length === 13 && check === Number(digits[12]) && !/^(2|02|04)/.test(digits) ? Number(digits) : undefined;
+      const x = bySku.get(c.sku);
+      expect({ sku: c.sku, name: x.name, brand: x.brand, category_path: x.category_path, size_text: x.size_text }).toEqual({
+        // Inner runs of spaces ("pistachio &  caramel") collapse to one.
+        sku: c.sku, name: c.name.replace(/\s+/g, ' '), brand: c.brand || null, category_path: [c.departments],
+        size_text: c.unit === 'Kg' ? 'per kg' : c.volume_size || null,
+      });
+      if (gtin !== undefined) expect(x.gtin).toBe(gtin);
+      expect(x.retailer_url).toBe(`https://www.woolworths.co.nz/shop/productdetails?stockcode=${c.sku}`);
+      expect({ sku: c.sku, price: x.price, promo_price: x.promo_price, promo_kind: x.promo_kind }).toEqual({
+        sku: c.sku, price: cents(c.original_price), promo_price: lower ? cents(c.sale_price) : null,
+        promo_kind: lower ? (c.tag_type === 'IsClubPrice' ? 2 : 1) : null,
+      });
+      if (!sampled.has(c.sku)) expect({ sku: c.sku, last_day: x.last_day }).toEqual({ sku: c.sku, last_day: null });
+    }
+    // Placeholders remain only for logged SKUs the catalogue does not list.
+    const named = await db.pool.query<{ placeholders: number; named: number }>(
+      `SELECT count(*) FILTER (WHERE l.name ~ '^Woolworths item ')::int AS placeholders, count(*) FILTER (WHERE l.name !~ '^Woolworths item ')::int AS named
+       FROM listing l JOIN retailer r ON r.id = l.retailer_id WHERE r.slug = 'woolworths'`,
+    );
+    const inCatalogue = new Set(rows.map((c) => c.sku));
+    const { bySku: logged } = expectedSpans();
+    // The samples name two more of the 5,756 logged SKUs the catalogue lacks.
+    expect(named.rows[0].placeholders).toBe([...logged.keys()].filter((k) => !inCatalogue.has(k) && !sampled.has(k)).length);
+    expect(named.rows[0].named).toBeGreaterThanOrEqual(17664);
     // An in-store (restricted-circulation) barcode is not a GTIN.
     const rcn = (await db.pool.query(
-      `SELECT l.gtin FROM listing l JOIN retailer r ON r.id = l.retailer_id WHERE r.slug = 'woolworths' AND l.external_id = '324084'`,
+      `SELECT l.gtin, l.size_text FROM listing l JOIN retailer r ON r.id = l.retailer_id WHERE r.slug = 'woolworths' AND l.external_id = '324084'`,
     )).rows[0];
     expect(rcn.gtin).toBeNull();
-    const unknown = await db.pool.query(`SELECT 1 FROM listing WHERE external_id IN ('644247', '11723', '6018401')`);
-    expect(unknown.rowCount).toBe(0);
+    // Sold by weight: priced per kilogram (the file's "min order 250g" is not the size).
+    const loose = (await db.pool.query(
+      `SELECT l.size_text FROM listing l JOIN retailer r ON r.id = l.retailer_id WHERE r.slug = 'woolworths' AND l.external_id = '133211'`,
+    )).rows[0];
+    expect(loose.size_text).toBe('per kg');
     const images = await db.pool.query('SELECT count(*)::int AS n FROM listing WHERE image IS NOT NULL');
     expect(images.rows[0].n).toBe(0);
+  });
+
+  it('leaves the days between the log and the catalogue unknown: no span runs across them', async () => {
+    const { bySku, lastDay } = expectedSpans();
+    const spans = async (sku: string) => (await db.pool.query<{ first_day: string; last_day: string | null; price: number }>(
+      `SELECT n.first_day, n.last_day, n.price FROM national_price_span n JOIN listing l ON l.id = n.listing_id
+       JOIN retailer rt ON rt.id = l.retailer_id WHERE rt.slug = 'woolworths' AND l.external_id = $1 ORDER BY n.first_day`, [sku])).rows;
+    // SKU 168: the log's last price (2.60) is the catalogue's, yet two spans: the log's ends on its last day.
+    const coconut = await spans('168');
+    expect((bySku.get('168') as ExpectedSpan[]).at(-1)?.price).toBe(260);
+    expect(coconut.slice(-2)).toEqual([
+      { first_day: (bySku.get('168') as ExpectedSpan[]).at(-1)?.from, last_day: lastDay, price: 260 },
+      { first_day: CATALOGUE_DAY, last_day: null, price: 260 },
+    ]);
+    // SKU 84 is logged but not in the catalogue: its last span ends with the log, its name stays a placeholder.
+    const gone = await spans('84');
+    expect(gone.at(-1)?.last_day).toBe(lastDay);
+    const l = (await db.pool.query(`SELECT name FROM listing WHERE external_id = '84' AND retailer_id = (SELECT id FROM retailer WHERE slug = 'woolworths')`)).rows[0];
+    expect(l.name).toBe('Woolworths item 84');
+    // No Woolworths national span covers a day strictly between the log's last day and the catalogue's.
+    const across = await db.pool.query(
+      `SELECT count(*)::int AS n FROM national_price_span n JOIN listing l ON l.id = n.listing_id JOIN retailer r ON r.id = l.retailer_id
+       WHERE r.slug = 'woolworths' AND n.first_day <= $1::date AND coalesce(n.last_day, r.last_national_day) > $1::date`, [lastDay]);
+    expect(across.rows[0].n).toBe(0);
+  });
+
+  it('maps the catalogue prices and tags to promotions', () => {
+    expect(cataloguePrice(300, 199, 'Other')).toEqual({ price: 300, promo_price: 199, promo_kind: 1 });
+    expect(cataloguePrice(550, 490, 'IsClubPrice')).toEqual({ price: 550, promo_price: 490, promo_kind: 2 });
+    expect(cataloguePrice(1530, 1370, 'IsSpecial')).toEqual({ price: 1530, promo_price: 1370, promo_kind: 1 });
+    expect(cataloguePrice(245, 245, 'IsMultiBuy')).toEqual({ price: 245, promo_price: null, promo_kind: null });
+    expect(cataloguePrice(839, 839, 'IsGreatPrice')).toEqual({ price: 839, promo_price: null, promo_kind: null });
+    expect(() => cataloguePrice(100, 120, 'IsSpecial')).toThrow(/above/);
+    expect(catalogueSizeText('Kg', 'min order 600g')).toBe('per kg');
+    expect(catalogueSizeText('Each', ' 6pack ')).toBe('6pack');
+    expect(catalogueSizeText('Each', '')).toBeNull();
+  });
+
+  it('refuses a malformed catalogue, naming the line, before writing', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalogue-'));
+    try {
+      const header = fs.readFileSync(CATALOGUE, 'utf8').split('\n')[0];
+      const good = '44571\t9339687206599\tx\tessentials pasta spaghetti\tessentials\t\tEach\tPantry\t1.49\t1.49\t0.3\t100g\t\t500g\tOther';
+      const bad = (name: string, text: string) => {
+        const f = path.join(dir, name);
+        fs.writeFileSync(f, text);
+        return () => readCatalogue(f);
+      };
+      expect(bad('sale.tsv', `${header}\n${good.replace('1.49\t1.49', '1.49\t1.99')}\n`)).toThrow(/line 2: sku 44571: sale_price 199 is above original_price 149/);
+      expect(bad('repeat.tsv', `${header}\n${good}\n${good}\n`)).toThrow(/line 3: sku 44571 is repeated/);
+      expect(bad('header.tsv', `sku\tname\n1\tx\n`)).toThrow(/line 1: header must be/);
+      expect(bad('price.tsv', `${header}\n${good.replace('1.49\t1.49', 'abc\t1.49')}\n`)).toThrow(/line 2/);
+      expect(bad('short.tsv', `${header}\n${good.split('\t').slice(0, 14).join('\t')}\n`)).toThrow(/line 2/);
+      expect(bad('ok.tsv', `${header}\n${good}\n`)().rows.map((r) => r.sku)).toEqual(['44571']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('ingests the store samples as one day per chain, the dated row winning', async () => {
@@ -249,10 +359,19 @@ describe('import of the real data', () => {
       `SELECT r.slug, c.day, c.mode FROM collection c JOIN retailer r ON r.id = c.retailer_id WHERE c.store_id IS NULL AND c.day = '2026-08-03' ORDER BY 1`,
     );
     expect(colls.rows).toEqual([
-      { slug: 'newworld', day: '2026-08-03', mode: 'snapshot' },
-      { slug: 'paknsave', day: '2026-08-03', mode: 'snapshot' },
-      { slug: 'woolworths', day: '2026-08-03', mode: 'snapshot' },
+      { slug: 'newworld', day: '2026-08-03', mode: 'changes' },
+      { slug: 'paknsave', day: '2026-08-03', mode: 'changes' },
+      { slug: 'woolworths', day: '2026-08-03', mode: 'changes' },
     ]);
+    // Searches for seven ingredients, not a catalogue: what they do not mention stays open (available).
+    const open = await db.pool.query<{ open: number; sampled: number }>(
+      `SELECT count(*) FILTER (WHERE n.first_day = $1 AND n.last_day IS NULL)::int AS open,
+         count(*) FILTER (WHERE n.first_day = '2026-08-03')::int AS sampled
+       FROM national_price_span n JOIN listing l ON l.id = n.listing_id JOIN retailer r ON r.id = l.retailer_id WHERE r.slug = 'woolworths'`,
+      [CATALOGUE_DAY],
+    );
+    expect(open.rows[0].open + open.rows[0].sampled).toBeGreaterThanOrEqual(17664);
+    expect(open.rows[0].sampled).toBeLessThan(500);
     const price = async (slug: string, store: string, ext: string) =>
       (await db.pool.query(
         `SELECT sp.price, sp.promo_price, sp.promo_kind, l.name, l.size_text, l.category_path FROM store_price_span sp
@@ -296,7 +415,7 @@ describe('import of the real data', () => {
   it('changes nothing when run again', async () => {
     const before = await rowCounts(db);
     const again = await importRealData(db.pool, DATA_DIR, { progress: false });
-    expect([again.stores, again.priceHistory, again.products, again.samples].map((s) => s.ran)).toEqual([false, false, false, false]);
+    expect([again.stores, again.priceHistory, again.catalogue, again.samples].map((s) => s.ran)).toEqual([false, false, false, false]);
     expect(await rowCounts(db)).toEqual(before);
     expect(await isEmpty(db.pool)).toBe(false);
     // Even with the import record gone, every step finds its data already in place.
@@ -304,6 +423,7 @@ describe('import of the real data', () => {
     const forced = await importRealData(db.pool, DATA_DIR, { progress: false });
     expect(forced.stores.result).toMatchObject({ inserted: 0, updated: 0, unchanged: 383 });
     expect(forced.priceHistory.result?.ingest).toMatchObject({ merged: 0, skipped: 194 });
+    expect(forced.catalogue.result?.ingest).toMatchObject({ merged: 0, skipped: 1 });
     expect(forced.samples.result?.woolworths.ingest).toMatchObject({ merged: 0, skipped: 1 });
     expect(await rowCounts(db)).toEqual(before);
   });
@@ -392,12 +512,7 @@ describe('importer helpers', () => {
     expect(categoryPath('Pantry', '')).toEqual(['Pantry']);
   });
 
-  it('reads Python-literal department lists, barcodes and store names', () => {
-    expect(departmentNames("[{'id': 1, 'name': 'Fruit & Veg'}, {'id': 2, 'name': \"Baker's Delight\"}]")).toEqual(['Fruit & Veg', "Baker's Delight"]);
-    expect(barcodeToGtin('9414742352296')).toBe('9414742352296');
-    expect(barcodeToGtin('0267175000000')).toBeNull();
-    expect(barcodeToGtin('2112345678900')).toBeNull();
-    expect(barcodeToGtin('n/a')).toBeNull();
+  it('reads store names', () => {
     expect(storeNameKey('Mount Eden Woolworths')).toBe(storeNameKey('Woolworths Mt Eden'));
     expect(storeNameKey('Metro Auckland Victoria Street West')).toBe(storeNameKey('Woolworths Auckland Victoria Street West'));
     expect(cleanAddress('45 Jackson St\t,Petone,, 5012 ')).toBe('45 Jackson St, Petone, 5012');

@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { ingest } from '../../workers/ingest/ingest.js';
 import { ObservationError, readObservationFile, type ObservationInput } from '../../workers/ingest/format.js';
 import { addDays } from '../../src/domain/days.js';
-import { mergeDay, nationalPrice, type PriceTuple, type PromoKind, type Span } from '../../src/domain/spans.js';
+import { mergeDay, nationalPrice, type CollectionMode, type PriceTuple, type PromoKind, type Span } from '../../src/domain/spans.js';
 
 const FIX = new URL('../fixtures/', import.meta.url).pathname;
 const TABLES = ['listing', 'store_price_span', 'national_price_span', 'listing_day_stats', 'collection', 'store', 'retailer'];
@@ -122,7 +122,7 @@ describe('set-based merge equals the reference merge (synthetic panel)', () => {
   });
   afterAll(async () => db?.drop());
 
-  it('produces the same store and national spans over 25 random days', async () => {
+  it('produces the same store and national spans over 25 random days, in both modes and after gaps', async () => {
     // Deterministic pseudo-random generator (synthetic data, not real prices).
     let seed = 42;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
@@ -134,6 +134,9 @@ describe('set-based merge equals the reference merge (synthetic panel)', () => {
     let day = '2026-01-01';
     for (let d = 0; d < 25; d++) {
       day = addDays(day, 1 + (d % 3));
+      // Some days are change logs, some follow unknown days (every open span closes before them).
+      const mode: CollectionMode = d % 5 === 3 ? 'changes' : 'snapshot';
+      const afterGap = d % 7 === 5;
       const rows: ObservationInput[] = [];
       const perListing = new Map<string, PriceTuple[]>();
       for (let s = 1; s <= 4; s++) {
@@ -156,12 +159,12 @@ describe('set-based merge equals the reference merge (synthetic panel)', () => {
           perListing.set(`l${l}`, [...(perListing.get(`l${l}`) ?? []), t]);
         }
         const spans = storeRef.get(`syn-${s}`) ?? new Map();
-        mergeDay(spans, prev, day, obs);
+        mergeDay(spans, prev, day, obs, mode, afterGap);
         storeRef.set(`syn-${s}`, spans);
       }
-      mergeDay(natRef, prev, day, new Map([...perListing].map(([k, v]) => [k, nationalPrice(v)])));
+      mergeDay(natRef, prev, day, new Map([...perListing].map(([k, v]) => [k, nationalPrice(v)])), mode, afterGap);
       prev = day;
-      await ingest(db.pool, records(rows));
+      await ingest(db.pool, records(rows), { mode, afterGap });
     }
     const cols = 'first_day, last_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price';
     const spCols = cols.split(', ').map((c) => `sp.${c}`).join(', ');

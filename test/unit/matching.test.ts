@@ -20,6 +20,7 @@ import {
   nameSimilarity,
   nameTokens,
   normalizeGtin,
+  gtinProblem,
   priceAgreement,
   productAttributes,
   proposeLinks,
@@ -40,6 +41,20 @@ function listing(retailer: string, name: string, sizeText: string | null, extra:
   return { id, retailer, externalId: extra.externalId ?? `X${id}`, name, brand: null, sizeText, gtin: null, weighable: false, price: null, ...extra };
 }
 const features = (l: MatchListing) => listingFeatures(l);
+
+describe('gtinProblem', () => {
+  it('says why a barcode is not a usable GTIN', () => {
+    expect(gtinProblem('9414742352296')).toBeNull();
+    expect(gtinProblem('9414742352297')).toBe('check-digit');
+    expect(gtinProblem('0267175000000')).toBe('restricted'); // in-store code for weighed produce
+    expect(gtinProblem('2112345678900')).toBe('restricted');
+    expect(gtinProblem('2112345678907')).toBe('check-digit');
+    expect(gtinProblem('n/a')).toBe('format');
+    expect(gtinProblem('')).toBe('format');
+    expect(gtinProblem('123456789012345')).toBe('format');
+    expect(gtinProblem(null)).toBe('format');
+  });
+});
 
 describe('normalizeGtin', () => {
   it('treats GTIN-8/12/13/14 with or without leading zeros as one code', () => {

@@ -48,6 +48,18 @@ describe('mergeDay', () => {
       ['2025-01-03', null],
     ]);
   });
+  it('after unknown days closes every open span, even an equal one, in either mode', () => {
+    for (const mode of ['snapshot', 'changes'] as const) {
+      const spans = new Map<string, Span[]>();
+      mergeDay(spans, null, '2025-05-03', new Map([['a', p(260)], ['b', p(100)]]), mode);
+      mergeDay(spans, '2025-05-03', '2026-07-27', new Map([['a', p(260)]]), mode, true);
+      expect(spans.get('a')!.map((s) => [s.first_day, s.last_day, s.price])).toEqual([
+        ['2025-05-03', '2025-05-03', 260],
+        ['2026-07-27', null, 260],
+      ]);
+      expect(spans.get('b')!.map((s) => [s.first_day, s.last_day])).toEqual([['2025-05-03', '2025-05-03']]);
+    }
+  });
   it('refuses a day that is not after the previous collection', () => {
     expect(() => mergeDay(new Map(), '2025-01-02', '2025-01-02', new Map())).toThrow(RangeError);
   });

@@ -4,8 +4,10 @@
  *
  * 1. `stores`        — PAK'nSAVE, New World and Woolworths store lists, placed against the urban cores.
  * 2. `price-history` — the Woolworths national price-change log (2024-10-14 → 2025-05-03).
- * 3. `products`      — attributes of the Woolworths product-API sample onto the log's listings.
- * 4. `samples`       — the store-level price samples (one combined day per chain, 2026-08-03).
+ * 3. `catalogue`     — the Woolworths online catalogue of 2026-07-27: every SKU's description and
+ *                      the chain's national snapshot of that day, after the unknown days since the log.
+ * 4. `samples`       — the store-level price samples (one combined day per chain, 2026-08-03): searches
+ *                      for seven ingredients, so they change only what they mention.
  *
  * Each step is recorded in `import_run` (name, sha256 of its source files) and skipped when it has
  * already run on the same bytes, so running the import again changes nothing.
@@ -14,7 +16,7 @@ import type pg from 'pg';
 import { DataDirError, resolveSources, sha256Files, type SourcePaths } from './sources.js';
 import { importStores, type StoreImportReport } from './stores.js';
 import { importPriceHistory, type PriceHistoryReport } from './price-history.js';
-import { importProductAttributes, type ProductsReport } from './products.js';
+import { importCatalogue, type CatalogueReport } from './catalogue.js';
 import { importSamples, type SamplesReport } from './samples.js';
 
 export { DataDirError };
@@ -43,7 +45,7 @@ export interface ImportReport {
   ms: number;
   stores: StepReport<StoreImportReport>;
   priceHistory: StepReport<PriceHistoryReport>;
-  products: StepReport<ProductsReport>;
+  catalogue: StepReport<CatalogueReport>;
   samples: StepReport<SamplesReport>;
 }
 
@@ -65,7 +67,7 @@ async function step<T>(pool: pg.Pool, name: string, files: readonly string[], ru
 }
 
 /**
- * Imports the real data in `dataDir` (stores → price log → product attributes → samples), each
+ * Imports the real data in `dataDir` (stores → price log → catalogue → samples), each
  * step once per source digest. Holds an advisory lock so concurrent imports run one after the other.
  * @throws DataDirError (before anything is written) when `dataDir` or one of its files is missing;
  *   ImportError for a malformed source (file and line named); ObservationError, StoreInputError or
@@ -83,11 +85,11 @@ export async function importRealData(pool: pg.Pool, dataDir: string, opts: Impor
     const priceHistory = await step(pool, 'price-history', [paths.priceHistory], () =>
       importPriceHistory(pool, paths.priceHistory, { progress: opts.progress }),
     );
-    const products = await step(pool, 'products', [paths.products], () => importProductAttributes(pool, paths.products));
+    const catalogue = await step(pool, 'catalogue', [paths.catalogue], () => importCatalogue(pool, paths.catalogue, { progress: opts.progress }));
     const samples = await step(pool, 'samples', [paths.fullResults, paths.woolworthsLatest, paths.newworldLatest, paths.paknsaveLatest], () =>
       importSamples(pool, paths, { progress: opts.progress }),
     );
-    return { dataDir: dataDir, ms: Date.now() - started, stores, priceHistory, products, samples };
+    return { dataDir: dataDir, ms: Date.now() - started, stores, priceHistory, catalogue, samples };
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {});
     lock.release();

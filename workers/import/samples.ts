@@ -17,7 +17,11 @@
  *
  * Decisions:
  * - The undated files are filed under full_results.csv's day and combined with it into one ingest
- *   call per chain-day, in `snapshot` mode. Where a store and listing appear in both, the dated
+ *   call per chain-day, in `changes` mode: the samples are searches for seven ingredients at a few
+ *   stores, not a catalogue, so they neither close the national spans of the listings they do not
+ *   mention nor make those listings unavailable (a Woolworths listing of the 2026-07-27 catalogue
+ *   keeps its open national span). A listing they do mention gets its store spans and, from the
+ *   median across the sampled stores, a national span (the contract's national series). Where a store and listing appear in both, the dated
  *   full_results.csv row wins. Within one file a repeated store + listing keeps its first row; the
  *   others are dropped and counted.
  * - A sale row (`is_sale`/`is_promo` True) is recorded as promo_price = the price shown, promo_kind 1
@@ -343,7 +347,7 @@ export async function importSamples(pool: pg.Pool, paths: SourcePaths, opts: { p
     }
     let result: Awaited<ReturnType<typeof ingest>>;
     try {
-      result = await ingest(pool, records, { mode: 'snapshot', source: `Blim3202/NZ-Meal-Cost-Optimiser samples (${chain})`, progress: opts.progress });
+      result = await ingest(pool, records, { mode: 'changes', source: `Blim3202/NZ-Meal-Cost-Optimiser samples (${chain})`, progress: opts.progress });
     } catch (e) {
       const o = e instanceof ObservationError ? where(e.line) : null;
       if (o) throw new ImportError(o.file, (e as Error).message.replace(/^line \d+: /, ''), o.line);

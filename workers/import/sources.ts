@@ -15,7 +15,7 @@ export const SOURCE_FILES = Object.freeze({
   newworldStores: 'Blim3202--NZ-Meal-Cost-Optimiser/data/newworld_stores.csv',
   woolworthsStores: 'Blim3202--NZ-Meal-Cost-Optimiser/data/woolworths_stores.csv',
   priceHistory: 'neon-ninja--woolies/price_history.csv',
-  products: 'neon-ninja--woolies/products.sample.csv',
+  catalogue: 'neon-ninja--woolies/products.columns.tsv',
   fullResults: 'Blim3202--NZ-Meal-Cost-Optimiser/data/full_results.csv',
   woolworthsLatest: 'Blim3202--NZ-Meal-Cost-Optimiser/data/woolworths_latest_results',
   newworldLatest: 'Blim3202--NZ-Meal-Cost-Optimiser/data/newworld_latest_results.csv',

@@ -26,6 +26,14 @@ import { makeProgress } from '../progress.js';
 export interface IngestOptions {
   /** How unmentioned listings are treated (default 'snapshot'). */
   mode?: CollectionMode;
+  /**
+   * The days between each scope's last stored collection and the days of this input are unknown
+   * (for example a price log that ends a year before a catalogue): every open span of the
+   * retailers (nationally) and stores in a day is closed at its previous collection day, so no
+   * span runs across the unknown days and an equal price opens a new span (src/domain/spans.ts
+   * mergeDay `afterGap`). Default false.
+   */
+  afterGap?: boolean;
   /** Recorded with each collection (a file name or importer name). */
   source?: string;
   /** Show a progress bar (default: when stderr is a terminal). */
@@ -153,7 +161,7 @@ export async function ingest(
     for (const day of days) {
       await client.query('BEGIN');
       try {
-        await mergeDay(client, day, mode, opts.source ?? null);
+        await mergeDay(client, day, mode, opts.afterGap === true, opts.source ?? null);
         await client.query('COMMIT');
       } catch (e) {
         await client.query('ROLLBACK');
@@ -181,13 +189,16 @@ const SAME_PRICE = (a: string, b: string) => `${a}.price = ${b}.price
   AND ${a}.multibuy_qty IS NOT DISTINCT FROM ${b}.multibuy_qty AND ${a}.multibuy_price IS NOT DISTINCT FROM ${b}.multibuy_price`;
 
 /** Merges the staged rows of one day, inside the caller's transaction. */
-async function mergeDay(client: pg.PoolClient, day: string, mode: CollectionMode, source: string | null): Promise<void> {
+async function mergeDay(client: pg.PoolClient, day: string, mode: CollectionMode, afterGap: boolean, source: string | null): Promise<void> {
   const q = (sql: string) => client.query(sql, [day]);
 
   // Listings: insert new ones, then update attributes that changed (an empty value never erases).
+  // Only the missing ones are offered to INSERT: a conflicting row would still draw an id from the
+  // sequence, leaving gaps of a whole day's size between listing ids.
   await q(`INSERT INTO listing (retailer_id, external_id, name, first_seen)
     SELECT DISTINCT s.retailer_id, s.external_id, r.name || ' item ' || s.external_id, $1::date
     FROM stg s JOIN retailer r ON r.id = s.retailer_id WHERE s.day = $1
+      AND NOT EXISTS (SELECT 1 FROM listing l WHERE l.retailer_id = s.retailer_id AND l.external_id = s.external_id)
     ON CONFLICT (retailer_id, external_id) DO NOTHING`);
   await q(`CREATE TEMP TABLE stg_day ON COMMIT DROP AS
     SELECT s.*, l.id AS listing_id FROM stg s JOIN listing l ON l.retailer_id = s.retailer_id AND l.external_id = s.external_id
@@ -210,14 +221,14 @@ async function mergeDay(client: pg.PoolClient, day: string, mode: CollectionMode
       OR (a.image IS NOT NULL AND a.image IS DISTINCT FROM l.image) OR (a.retailer_url IS NOT NULL AND a.retailer_url IS DISTINCT FROM l.retailer_url)
       OR coalesce(a.available, true) IS DISTINCT FROM l.available OR $1::date < l.first_seen)`);
 
-  // Store spans: close open spans that changed (or, in a snapshot, were not observed) at the
-  // store's previous collection day; open spans for new prices.
+  // Store spans: close open spans that changed (or, in a snapshot, were not observed; after a gap,
+  // every open span) at the store's previous collection day; open spans for new prices.
   await q(`UPDATE store_price_span sp SET last_day = st.last_day
     FROM store st
     WHERE st.id IN (SELECT DISTINCT store_id FROM stg_day WHERE day = $1 AND store_id IS NOT NULL)
       AND sp.store_id = st.id AND sp.last_day IS NULL
-      AND NOT EXISTS (SELECT 1 FROM stg_day o WHERE o.day = $1 AND o.store_id = sp.store_id AND o.listing_id = sp.listing_id AND ${SAME_PRICE('o', 'sp')})
-      ${mode === 'changes' ? 'AND EXISTS (SELECT 1 FROM stg_day o WHERE o.day = $1 AND o.store_id = sp.store_id AND o.listing_id = sp.listing_id)' : ''}`);
+      ${afterGap ? '' : `AND NOT EXISTS (SELECT 1 FROM stg_day o WHERE o.day = $1 AND o.store_id = sp.store_id AND o.listing_id = sp.listing_id AND ${SAME_PRICE('o', 'sp')})`}
+      ${mode === 'changes' && !afterGap ? 'AND EXISTS (SELECT 1 FROM stg_day o WHERE o.day = $1 AND o.store_id = sp.store_id AND o.listing_id = sp.listing_id)' : ''}`);
   await q(`INSERT INTO store_price_span (listing_id, store_id, first_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price)
     SELECT o.listing_id, o.store_id, $1::date, o.price, o.promo_price, o.promo_kind, o.multibuy_qty, o.multibuy_price
     FROM stg_day o WHERE o.day = $1 AND o.store_id IS NOT NULL
@@ -247,8 +258,8 @@ async function mergeDay(client: pg.PoolClient, day: string, mode: CollectionMode
     FROM listing l JOIN retailer r ON r.id = l.retailer_id
     WHERE l.id = sp.listing_id AND sp.last_day IS NULL
       AND l.retailer_id IN (SELECT DISTINCT retailer_id FROM stg_day WHERE day = $1)
-      AND NOT EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id AND ${SAME_PRICE('o', 'sp')})
-      ${mode === 'changes' ? 'AND EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id)' : ''}`);
+      ${afterGap ? '' : `AND NOT EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id AND ${SAME_PRICE('o', 'sp')})`}
+      ${mode === 'changes' && !afterGap ? 'AND EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id)' : ''}`);
   await q(`INSERT INTO national_price_span (listing_id, first_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price)
     SELECT o.listing_id, $1::date, o.price, o.promo_price, o.promo_kind, o.multibuy_qty, o.multibuy_price
     FROM nat o WHERE NOT EXISTS (SELECT 1 FROM national_price_span sp WHERE sp.listing_id = o.listing_id AND sp.last_day IS NULL)`);
