@@ -4,7 +4,9 @@
  * trigram word similarity over `listing.search_name` (pg_trgm: typos and partial words), synonym
  * expansion (src/search/synonyms.ts) and a category prior learnt from the catalogue at query time:
  * among the candidates, those in the leaf categories where the query's matches concentrate rank up
- * ("milk" → the Milk shelf before milk chocolate). The ranked lists are fused by reciprocal rank
+ * ("milk" → the Milk shelf before milk chocolate), and a kind prior: candidates of a curated kind
+ * (src/domain/kinds.ts) whose label the query names rank up ("bananas" → fresh bananas before
+ * banana-flavoured baby food). The ranked lists are fused by reciprocal rank
  * fusion (Cormack, Clarke & Büttcher 2009: score = Σ w / (60 + rank)), after exact-name matches.
  * An optional {@link Embedder} adds a cosine-similarity list over the candidates.
  *
@@ -29,8 +31,8 @@ export const TRIGRAM_THRESHOLD = 0.5;
 /** Threshold for queries of at most four characters. */
 export const SHORT_TRIGRAM_THRESHOLD = 0.7;
 
-/** Weights of the fused lists: all words, any word, typos, synonyms, category prior, embeddings. */
-export const LIST_WEIGHTS = { all: 1, any: 0.4, trigram: 0.8, synonyms: 0.8, category: 0.5, embedding: 0.7 } as const;
+/** Weights of the fused lists: all words, any word, typos, synonyms, category prior, kind prior, embeddings. */
+export const LIST_WEIGHTS = { all: 1, any: 0.4, trigram: 0.8, synonyms: 0.8, category: 0.5, kind: 1, embedding: 0.7 } as const;
 
 /**
  * One statement computing every list and the fusion. $1 normalised text, $2 synonym phrasings
@@ -80,6 +82,17 @@ l_cat AS (
   SELECT leaf.id, row_number() OVER (ORDER BY m.mass DESC, leaf.best, leaf.id) AS r
   FROM leaf JOIN cat_mass m ON m.cat = leaf.cat
 ),
+-- Kind prior: candidates whose kind (src/domain/kinds.ts, through their generic) the query names,
+-- i.e. every word of the kind's label is a query word ("bananas" → the Bananas kind, not banana
+-- flavoured baby food; "anchor butter" → Butter). Kinds naming more of the query rank first.
+kind_match AS (
+  SELECT p.id, p.best, cardinality(tsvector_to_array(to_tsvector('english', k.label))) AS words
+  FROM pool p JOIN listing l ON l.id = p.id JOIN generic g ON g.id = l.generic_id JOIN kind k ON k.id = g.kind_id, q
+  WHERE tsvector_to_array(to_tsvector('english', k.label)) <@ tsvector_to_array(to_tsvector('english', q.norm))
+),
+l_kind AS (
+  SELECT id, row_number() OVER (ORDER BY words DESC, best, id) AS r FROM kind_match
+),
 fused AS (
   SELECT id, sum(w / (${RRF_K} + r)) AS score FROM (
     SELECT id, r, ${LIST_WEIGHTS.all}::float8 AS w FROM l_all
@@ -87,6 +100,7 @@ fused AS (
     UNION ALL SELECT id, r, ${LIST_WEIGHTS.trigram} FROM l_trgm
     UNION ALL SELECT id, r, ${LIST_WEIGHTS.synonyms} FROM l_syn
     UNION ALL SELECT id, r, ${LIST_WEIGHTS.category} FROM l_cat
+    UNION ALL SELECT id, r, ${LIST_WEIGHTS.kind} FROM l_kind
   ) lists GROUP BY id
 )
 SELECT f.id, f.score, l.search_name

@@ -31,7 +31,7 @@ import {
   synonymRules,
   type ListingDocument,
 } from '../../src/search/elasticsearch/mapping.js';
-import { buildSearchRequest, EXACT_BOOST, labelMatchesPrefix } from '../../src/search/elasticsearch/query.js';
+import { buildSearchRequest, EXACT_BOOST, KIND_BOOST, labelMatchesPrefix } from '../../src/search/elasticsearch/query.js';
 import { SYNONYM_GROUPS } from '../../src/search/synonyms.js';
 import { Unavailable } from '../../src/errors.js';
 import { ReindexError, reindexListings } from '../../workers/search/reindex.js';
@@ -255,7 +255,7 @@ describe('index mapping and analysis settings', () => {
     const m = body.mappings as Json;
     expect(m.dynamic).toBe('strict');
     expect(Object.keys(m.properties).sort()).toEqual(
-      ['available', 'brand', 'category_nodes', 'category_path', 'first_seen', 'group_key', 'gtin', 'id', 'last_seen', 'name', 'product_id', 'product_name', 'retailer', 'retailer_id', 'retailer_name', 'size_text'].sort(),
+      ['available', 'brand', 'category_nodes', 'category_path', 'first_seen', 'group_key', 'gtin', 'id', 'kind_label', 'last_seen', 'name', 'product_id', 'product_name', 'retailer', 'retailer_id', 'retailer_name', 'size_text'].sort(),
     );
     expect(m.properties.name).toMatchObject({
       type: 'text',
@@ -577,7 +577,11 @@ describe('search backend requests and parsing (fake Elasticsearch)', () => {
     expect(clauses).toContainEqual({ match_phrase: { name: { query: 'weetbx', analyzer: 'nz_search', slop: 1, boost: 6 } } });
     expect(clauses).toContainEqual({ match: { 'name.stem': { query: 'weetbx', operator: 'and', boost: 1 } } });
     expect(clauses).toContainEqual({ bool: { must: [{ match: { 'name.prefix': { query: 'weetbx', analyzer: 'nz_plain', operator: 'and' } } }], boost: 1.5 } });
-    expect(body.query.bool.should).toEqual([{ term: { available: { value: true, boost: 0.5 } } }]);
+    // Available listings and the kind prior rank up; neither admits a listing on its own.
+    expect(body.query.bool.should).toEqual([
+      { term: { available: { value: true, boost: 0.5 } } },
+      { match: { kind_label: { query: 'weetbx', operator: 'or', boost: KIND_BOOST } } },
+    ]);
   });
 
   it('matches earlier words whole and the last word as a prefix; no retailer filter when none is given', async () => {

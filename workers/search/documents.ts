@@ -23,17 +23,20 @@ interface Row {
   size_text: string | null;
   category_path: string[] | null;
   gtin: string | null;
+  kind_label: string | null;
   available: boolean;
   first_seen: string;
   last_seen: string | null;
 }
 
 const SELECT = `SELECT l.id, l.retailer_id, r.slug AS retailer, r.name AS retailer_name, l.product_id, p.name AS product_name,
-    l.name, l.brand, l.size_text, l.category_path, l.gtin::text AS gtin, l.available,
+    l.name, l.brand, l.size_text, l.category_path, l.gtin::text AS gtin, k.label AS kind_label, l.available,
     l.first_seen::text AS first_seen, cur.seen::text AS last_seen
   FROM listing l
   JOIN retailer r ON r.id = l.retailer_id
   LEFT JOIN product p ON p.id = l.product_id
+  LEFT JOIN generic g ON g.id = l.generic_id
+  LEFT JOIN kind k ON k.id = g.kind_id
   LEFT JOIN LATERAL (
     SELECT coalesce(sp.last_day, r.last_national_day) AS seen FROM national_price_span sp
     WHERE sp.listing_id = l.id ORDER BY sp.first_day DESC LIMIT 1) cur ON true`;
@@ -55,6 +58,7 @@ function toDocument(r: Row): ListingDocument {
     category_path: path,
     category_nodes: categoryNodes(path),
     gtin: r.gtin,
+    kind_label: r.kind_label,
     available: r.available,
     first_seen: r.first_seen,
     last_seen: r.last_seen ?? r.first_seen,

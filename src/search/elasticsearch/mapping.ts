@@ -72,6 +72,8 @@ export interface ListingDocument {
   category_nodes: string[];
   /** GTIN digits without leading zeros (as PostgreSQL stores it: bigint), or null. */
   gtin: string | null;
+  /** Label of the listing's kind (src/domain/kinds.ts, through its generic), e.g. "Bananas"; null when unclassified. */
+  kind_label: string | null;
   available: boolean;
   first_seen: string;
   /** Day of the latest national observation when indexed (see workers/search for staleness). */
@@ -235,6 +237,7 @@ export function listingIndexBody(opts: IndexBodyOptions): { settings: estypes.In
       },
       category_nodes: { type: 'keyword', ignore_above: 2048 },
       gtin: { type: 'keyword' },
+      kind_label: { type: 'text', analyzer: ANALYZERS.stemIndex, search_analyzer: ANALYZERS.stemSearch },
       available: { type: 'boolean' },
       first_seen: { type: 'date', format: 'strict_date' },
       last_seen: { type: 'date', format: 'strict_date' },

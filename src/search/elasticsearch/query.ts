@@ -14,6 +14,9 @@
  * 5. English stems in the name (synonym-aware);
  * 6. prefix on the last word (`name.prefix` edge n-grams), the other words whole;
  * 7. barcode digits (6 to 14) equal to the GTIN;
+ * 8. kind prior: the words of the listing's kind label (src/domain/kinds.ts) in the query
+ *    ("bananas" → the Bananas kind before banana-flavoured baby food), an optional should-clause
+ *    (the embedded backend ranks candidates whose whole kind label the query names);
  * plus a small boost for available listings, `retailer_id` as a filter, ties broken by id.
  */
 import type { estypes } from '@elastic/elasticsearch';
@@ -23,6 +26,9 @@ import { ANALYZERS, type ListingDocument } from './mapping.js';
 
 /** Boost of an exact-name match: above any sum of text scores, so exact names rank first. */
 export const EXACT_BOOST = 10_000;
+
+/** Boost of the kind prior (a should-clause: it ranks, never admits, a listing). */
+export const KIND_BOOST = 3;
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -87,7 +93,10 @@ export function buildSearchRequest(index: string, query: TextQuery): estypes.Sea
     query: {
       bool: {
         must: [{ bool: { should: textClauses(text), minimum_should_match: 1 } }],
-        should: [{ term: { available: { value: true, boost: 0.5 } } }],
+        should: [
+          { term: { available: { value: true, boost: 0.5 } } },
+          { match: { kind_label: { query: text, operator: 'or', boost: KIND_BOOST } } },
+        ],
         filter: query.retailerId === null ? [] : [{ term: { retailer_id: query.retailerId } }],
       },
     },
