@@ -274,8 +274,8 @@ describe('matching worker', () => {
       slug: 'burger-patties', compare_unit: 'kg',
     });
     expect(await listing('newworld:SYN-CARROTS-1KG')).toMatchObject({ label: 'Carrots, standard, 1 kg', slug: 'carrots' });
-    // No kind claims peanut butter: no generic rather than a wrong one.
-    expect(await listing('newworld:SYN-PAMS-1')).toMatchObject({ qty: 380, unit: 'g', label: null });
+    // Peanut butter is a kind of its own, never butter.
+    expect(await listing('newworld:SYN-PAMS-1')).toMatchObject({ qty: 380, unit: 'g', label: 'Peanut butter, crunchy, 380 g', slug: 'peanut-butter' });
     const productGeneric = async (productId: number) =>
       (await db.pool.query('SELECT g.label FROM product p LEFT JOIN generic g ON g.id = p.generic_id WHERE p.id = $1', [productId])).rows[0].label;
     // Earlier tests' curator commands moved some burgers listings: take any that is still linked.
