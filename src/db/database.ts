@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.js';
-import { startEmbeddedPostgres, type EmbeddedServer } from './embedded.js';
+import { openEmbeddedPostgres, type EmbeddedServer } from './embedded.js';
 import { migrate } from './migrate.js';
 
 // DATE columns come back as 'YYYY-MM-DD' strings (NZ calendar days), never as shifted JS Dates.
@@ -18,7 +18,12 @@ export interface Database {
   url: string;
   pool: pg.Pool;
   prisma: PrismaClient;
-  /** Closes the pool, the Prisma client and any embedded server. */
+  /**
+   * The embedded server in use (null with DATABASE_URL): `owned` says whether this process started
+   * it or attached to the one another process runs on the same data directory.
+   */
+  embedded: Omit<EmbeddedServer, 'stop' | 'url'> | null;
+  /** Closes the pool, the Prisma client and the embedded server if this process started it (never one it attached to). */
   close(): Promise<void>;
 }
 
@@ -34,14 +39,17 @@ export interface OpenOptions {
 }
 
 /**
- * Connects to `databaseUrl`, or starts the embedded server when it is unset, then applies migrations.
- * @throws when the server is unreachable or a migration fails.
+ * Connects to `databaseUrl`, or, when it is unset, to the embedded PostgreSQL of `embeddedDir`:
+ * the server already running there (e.g. `npm start`'s, whatever its port) or else one it starts
+ * on `embeddedPort` (see `openEmbeddedPostgres`); then applies migrations.
+ * @throws EmbeddedPostgresError when the embedded server cannot be started or reached; the
+ *   database error when the server is unreachable or a migration fails.
  */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let embedded: EmbeddedServer | null = null;
   let url = opts.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedPostgres(opts.embeddedDir, opts.embeddedPort);
+    embedded = await openEmbeddedPostgres(opts.embeddedDir, opts.embeddedPort);
     url = embedded.url;
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -66,6 +74,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     url,
     pool,
     prisma,
+    embedded: embedded && { dir: embedded.dir, pid: embedded.pid, port: embedded.port, owned: embedded.owned },
     async close() {
       await prisma.$disconnect();
       await pool.end().catch(() => {});

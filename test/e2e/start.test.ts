@@ -2,7 +2,10 @@
  * `npm start` end to end, as on a fresh machine: no DATABASE_URL, so the service starts an embedded
  * PostgreSQL in a new directory, imports the real data from ../shared/data and serves. Then the
  * REST answers are checked against the real sources: store counts of the retailers' own lists, and
- * the Woolworths price-change log reproduced day by day by /listings/{id}/history.
+ * the Woolworths price-change log reproduced day by day by /listings/{id}/history. Beside the
+ * running service, the real `npm run export` uses the service's embedded PostgreSQL (found through
+ * its postmaster.pid) instead of starting a second one, and the service serves what it wrote; on a
+ * data directory with no server, a worker command starts and stops its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +17,7 @@ import pg from 'pg';
 import { nzDay } from '../../src/domain/days.js';
 import { dollarsToCents } from '../../src/domain/money.js';
 import { DATA_DIR } from '../helpers/db.js';
+import { parsePostmasterPid } from '../../src/db/embedded.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const PORT = 20000 + Math.floor(Math.random() * 20000);
@@ -22,6 +26,8 @@ const BASE = `http://127.0.0.1:${PORT}`;
 
 let child: ChildProcess;
 let pgDir: string;
+let exportDir: string;
+let serverEnv: NodeJS.ProcessEnv;
 let startSeconds = 0;
 let output = '';
 
@@ -32,8 +38,10 @@ async function getJson(url: string) {
 
 beforeAll(async () => {
   pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'prices-e2e-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', EMBEDDED_PG_DIR: pgDir, EMBEDDED_PG_PORT: String(PG_PORT), DATA_DIR, LOG_LEVEL: 'warn' };
+  exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'prices-e2e-exports-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', EMBEDDED_PG_DIR: pgDir, EMBEDDED_PG_PORT: String(PG_PORT), EXPORT_DIR: exportDir, DATA_DIR, LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
+  serverEnv = env;
   const t0 = Date.now();
   child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (d) => (output += d));
@@ -55,7 +63,27 @@ afterAll(async () => {
     await new Promise((r) => child.once('exit', r));
   }
   fs.rmSync(pgDir, { recursive: true, force: true });
+  fs.rmSync(exportDir, { recursive: true, force: true });
 });
+
+/** Runs `npm run <script> [-- args]` in the repository with `env`; resolves with its exit code and output. */
+function npmRun(script: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn('npm', ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    p.once('error', reject);
+    p.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The postmaster pid recorded in `dir`'s lock file, or null when no server holds it. */
+function postmasterPid(dir: string): number | null {
+  const file = path.join(dir, 'postmaster.pid');
+  return fs.existsSync(file) ? parsePostmasterPid(fs.readFileSync(file, 'utf8'))?.pid ?? null : null;
+}
 
 /** The log's changes per SKU as the service must show them: NZ day, last change of a day, equal neighbours merged. */
 function expectedFromLog(): Map<string, { from: string[]; price: number[] }> {
@@ -123,4 +151,43 @@ describe('npm start on a fresh machine', () => {
       await client.end();
     }
   });
+});
+
+describe('worker commands beside npm start (one embedded PostgreSQL per data directory)', () => {
+  it('npm run export uses the running service\'s PostgreSQL, and the service serves the export', async () => {
+    const pid = postmasterPid(pgDir);
+    expect(pid).not.toBeNull();
+    const r = await npmRun('export', serverEnv);
+    expect(r.code, `npm run export failed:\n${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stderr).toContain(`the embedded PostgreSQL already running on ${pgDir} (pid ${pid}, port ${PG_PORT})`);
+    expect(r.stdout).toContain('published as latest');
+    // No second server: the same postmaster still holds the directory, and the service still answers.
+    expect(postmasterPid(pgDir)).toBe(pid);
+    expect((await fetch(`${BASE}/healthz`)).status).toBe(200);
+
+    const manifest = await getJson('/data/latest/manifest.json');
+    expect(manifest.status).toBe(200);
+    const files = new Map((manifest.body.files as { name: string; rows: number; bytes: number }[]).map((f) => [f.name, f]));
+    expect(files.get('listings.csv.gz')?.rows).toBeGreaterThan(0);
+    expect(files.get('listings.parquet')?.rows).toBeGreaterThan(0);
+    const csv = await fetch(`${BASE}/data/latest/listings.csv.gz`);
+    expect(csv.status).toBe(200);
+    expect((await csv.arrayBuffer()).byteLength).toBe(files.get('listings.csv.gz')!.bytes);
+  }, 300_000);
+
+  it('a worker command on a data directory with no server starts its own and stops it when done', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prices-e2e-worker-'));
+    try {
+      const env: NodeJS.ProcessEnv = { ...serverEnv, EMBEDDED_PG_DIR: dir, EMBEDDED_PG_PORT: String(PG_PORT + 1) };
+      const r = await npmRun('worker', env, ['migrate']);
+      expect(r.code, `npm run worker -- migrate failed:\n${r.stdout}\n${r.stderr}`).toBe(0);
+      expect(r.stdout).toContain('migrations applied');
+      expect(r.stderr).not.toContain('already running');
+      expect(fs.existsSync(path.join(dir, 'PG_VERSION'))).toBe(true); // initialised here
+      expect(postmasterPid(dir)).toBeNull(); // and stopped on exit
+      expect(postmasterPid(pgDir)).not.toBeNull(); // the service's server is untouched
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
