@@ -1,7 +1,7 @@
 /**
  * Worker command line: `npm run worker -- <command>` (or `npm run ingest -- <file>...`).
  *
- *   ingest [--changes] <file.csv|file.ndjson>...   ingest observation files (README "Observation format")
+ *   ingest [--changes] [--after-gap] <file>...     ingest observation files (README "Observation format")
  *   import [--force]                               import the real data in DATA_DIR (once; --force re-checks)
  *   migrate                                        apply pending SQL migrations
  *   search-reindex                                 rebuild the Elasticsearch index and swap ELASTICSEARCH_ALIAS to it
@@ -46,7 +46,8 @@ import { runMatching, type MatchReport } from './match/match.js';
 import { LinkCommandError, linkHistory, linkListing, setLocked, unlinkListing } from './match/admin.js';
 
 const USAGE = `usage: npm run worker -- <command>
-  ingest [--changes] <file.csv|file.ndjson>...   ingest observation files
+  ingest [--changes] [--after-gap] <file>...     ingest observation files (.csv, .ndjson); --after-gap: the days
+                                                 since each chain's last collection are unknown
   import                                         import the real data in DATA_DIR (skips what is already imported)
   migrate                                        apply pending SQL migrations
   search-reindex                                 rebuild the Elasticsearch index (needs ELASTICSEARCH_URL)
@@ -82,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
         const files = args.filter((a) => !a.startsWith('--'));
         if (files.length === 0) throw new ObservationError('ingest needs at least one file');
         for (const file of files) {
-          const r = await ingest(db.pool, readObservationFile(file), { mode, source: file });
+          const r = await ingest(db.pool, readObservationFile(file), { mode, afterGap: args.includes('--after-gap'), source: file });
           console.log(`${file}: ${r.rows} rows, ${r.days.length} days, ${r.merged.length} merged, ${r.skipped} chain-days already ingested`);
           if (env.ELASTICSEARCH_URL) await enqueueListings(db.pool, r.listingIds);
         }
