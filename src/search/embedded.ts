@@ -31,6 +31,13 @@ export const TRIGRAM_THRESHOLD = 0.5;
 /** Threshold for queries of at most four characters. */
 export const SHORT_TRIGRAM_THRESHOLD = 0.7;
 
+/**
+ * Trigram similarity (pg_trgm `similarity`) at which a kind label of as many words as the query
+ * counts as named by a misspelt query: "bannana" ~ "bananas" 0.50, "carots" ~ "carrots" 0.67,
+ * while "milk" ~ "mild" is 0.43.
+ */
+export const KIND_TYPO_SIMILARITY = 0.5;
+
 /** Weights of the fused lists: all words, any word, typos, synonyms, category prior, kind prior, embeddings. */
 export const LIST_WEIGHTS = { all: 1, any: 0.4, trigram: 0.8, synonyms: 0.8, category: 0.5, kind: 1, embedding: 0.7 } as const;
 
@@ -40,7 +47,7 @@ export const LIST_WEIGHTS = { all: 1, any: 0.4, trigram: 0.8, synonyms: 0.8, cat
  */
 const SEARCH_SQL = `
 WITH q AS (
-  SELECT $1::text AS norm,
+  SELECT $1::text AS norm, tsvector_to_array(to_tsvector('english', $1::text)) AS words,
     (SELECT string_agg(quote_literal(t.lexeme) || ':*', ' & ') FROM unnest(to_tsvector('english', $1::text)) t)::tsquery AS q_all,
     (SELECT string_agg(quote_literal(t.lexeme) || ':*', ' | ') FROM unnest(to_tsvector('english', $1::text)) t)::tsquery AS q_any,
     (SELECT string_agg('(' || plainto_tsquery('english', a)::text || ')', ' | ') FROM unnest($2::text[]) a
@@ -82,16 +89,26 @@ l_cat AS (
   SELECT leaf.id, row_number() OVER (ORDER BY m.mass DESC, leaf.best, leaf.id) AS r
   FROM leaf JOIN cat_mass m ON m.cat = leaf.cat
 ),
--- Kind prior: candidates whose kind (src/domain/kinds.ts, through their generic) the query names,
--- i.e. every word of the kind's label is a query word ("bananas" → the Bananas kind, not banana
--- flavoured baby food; "anchor butter" → Butter). Kinds naming more of the query rank first.
-kind_match AS (
-  SELECT p.id, p.best, cardinality(tsvector_to_array(to_tsvector('english', k.label))) AS words
-  FROM pool p JOIN listing l ON l.id = p.id JOIN generic g ON g.id = l.generic_id JOIN kind k ON k.id = g.kind_id, q
-  WHERE tsvector_to_array(to_tsvector('english', k.label)) <@ tsvector_to_array(to_tsvector('english', q.norm))
+-- Kind prior: candidates whose kind (src/domain/kinds.ts, through their generic) the query names:
+-- every word (English stem) of the kind's label is a word of the query or of one of its synonym
+-- phrasings ("bananas" → the Bananas kind, not banana-flavoured baby food; "anchor butter" →
+-- Butter; "ground beef" → Beef mince), or, for a typo, the label has as many words as the query
+-- and is trigram-similar to it (≥ ${KIND_TYPO_SIMILARITY}: "bannana" → Bananas, "carots" → Carrots).
+-- Named kinds rank before typo-similar ones, kinds naming more words first.
+kind_label AS (
+  SELECT k.id, k.label, tsvector_to_array(to_tsvector('english', k.label)) AS words FROM kind k
+),
+kind_named AS (
+  SELECT kl.id, kl.label, cardinality(kl.words) AS words,
+    (kl.words <@ q.words OR EXISTS (SELECT 1 FROM unnest($2::text[]) a WHERE kl.words <@ tsvector_to_array(to_tsvector('english', a)))) AS named
+  FROM kind_label kl, q
+  WHERE kl.words <@ q.words
+    OR EXISTS (SELECT 1 FROM unnest($2::text[]) a WHERE kl.words <@ tsvector_to_array(to_tsvector('english', a)))
+    OR (cardinality(kl.words) = cardinality(q.words) AND similarity(lower(kl.label), q.norm) >= ${KIND_TYPO_SIMILARITY})
 ),
 l_kind AS (
-  SELECT id, row_number() OVER (ORDER BY words DESC, best, id) AS r FROM kind_match
+  SELECT p.id, row_number() OVER (ORDER BY kn.named DESC, kn.words DESC, p.best, p.id) AS r
+  FROM pool p JOIN listing l ON l.id = p.id JOIN generic g ON g.id = l.generic_id JOIN kind_named kn ON kn.id = g.kind_id
 ),
 fused AS (
   SELECT id, sum(w / (${RRF_K} + r)) AS score FROM (

@@ -28,6 +28,7 @@ import { createRequire } from 'node:module';
 import pg from 'pg';
 import { createTestDatabase, DATA_DIR, type TestDatabase } from '../helpers/db.js';
 import { importRealData } from '../../workers/import/index.js';
+import { runMatching } from '../../workers/match/match.js';
 import { ingest } from '../../workers/ingest/ingest.js';
 import { createSearchBackend, type SearchBackend } from '../../src/search/index.js';
 import { searchListingIds, searchProductGroups, suggestions, type SearchDeps } from '../../src/services/search.js';
@@ -336,12 +337,14 @@ async function realCatalogue(): Promise<{ pool: pg.Pool; close: () => Promise<vo
   if (process.env.BENCH_DATABASE_URL) {
     const pool = new pg.Pool({ connectionString: process.env.BENCH_DATABASE_URL, max: 4 });
     const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM listing');
-    if (rows[0].n === 0) throw new Error('BENCH_DATABASE_URL has no listings: import the real data into it first (npm run import), or leave it unset');
+    if (rows[0].n === 0) throw new Error('BENCH_DATABASE_URL has no listings: import the real data into it first (npm run import, which also runs matching), or leave it unset');
     return { pool, close: () => pool.end(), label: `reused ${new URL(process.env.BENCH_DATABASE_URL).pathname.slice(1)}` };
   }
   const db = await freshDatabase('bench_search_real');
   const t0 = performance.now();
   await importRealData(db.pool, DATA_DIR, { progress: false });
+  // As `npm start` and `npm run import` do: products, sizes and generics (the kind prior ranks on them).
+  await runMatching(db.pool);
   await db.pool.query('ANALYZE');
   return { pool: db.pool, close: async () => {}, label: `fresh, imported in ${((performance.now() - t0) / 1000).toFixed(1)} s` };
 }

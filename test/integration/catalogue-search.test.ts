@@ -68,6 +68,15 @@ describe('search on the real catalogue', () => {
     expect(cards.slice(0, 3).map((c) => c.name)).toContain('fresh fruit bananas yellow loose');
   });
 
+  it('applies the kind prior to synonyms and typos: ground beef → beef mince, bannana → bananas', async () => {
+    const ground = (await get('/api/v1/listings?q=ground%20beef&limit=5')).body as Card[];
+    expect(await kinds(ground.slice(0, 3).map((c) => c.id))).toEqual(['beef-mince', 'beef-mince', 'beef-mince']);
+    const typo = (await get('/api/v1/listings?q=bannana&limit=5')).body as Card[];
+    expect((await kinds([typo[0].id]))[0]).toBe('bananas');
+    const carots = (await get('/api/v1/listings?q=carots&limit=5')).body as Card[];
+    expect((await kinds([carots[0].id]))[0]).toBe('carrots');
+  });
+
   it('search_products groups the same ranking: plain milk first', async () => {
     const groups = (await get('/api/v1/search?q=milk&limit=5')).body as { name: string; offers: { id: number }[] }[];
     expect(groups.length).toBe(5);

@@ -16,7 +16,8 @@
  * 7. barcode digits (6 to 14) equal to the GTIN;
  * 8. kind prior: the words of the listing's kind label (src/domain/kinds.ts) in the query
  *    ("bananas" → the Bananas kind before banana-flavoured baby food), an optional should-clause
- *    (the embedded backend ranks candidates whose whole kind label the query names);
+ *    (the embedded backend ranks candidates whose whole kind label the query, a synonym phrasing
+ *    or, for a typo, a trigram-similar query names; here the clause is neither fuzzy nor a subset test);
  * plus a small boost for available listings, `retailer_id` as a filter, ties broken by id.
  */
 import type { estypes } from '@elastic/elasticsearch';
