@@ -9,7 +9,7 @@ import { loadEnv, ConfigError } from './env.js';
 import { openDatabase } from './db/database.js';
 import { describeFailure } from './db/embedded.js';
 import { createServer } from '../facades/server.js';
-import { importRealData, isEmpty, DataDirError } from '../workers/import/index.js';
+import { importRealData, isEmpty, DataDirError, pendingImportSteps } from '../workers/import/index.js';
 import { runMatching } from '../workers/match/match.js';
 
 async function main(): Promise<void> {
@@ -40,6 +40,13 @@ async function main(): Promise<void> {
     } catch (e) {
       if (!(e instanceof DataDirError)) throw e;
       log.warn(`${e.message} — serving without data; set DATA_DIR and restart, or run \`npm run import\``);
+    }
+  } else if (env.IMPORT_ON_START) {
+    // A database imported by an older version (before the catalogue step, say) keeps its data; say
+    // what it lacks rather than re-importing over it.
+    const pending = await pendingImportSteps(db.pool, env.DATA_DIR).catch(() => []);
+    if (pending.length) {
+      log.warn(`the database lacks import step(s) ${pending.join(', ')} of ${env.DATA_DIR}: run \`npm run import\`; if it refuses a day as not after the stored history, the database predates them — remove ${env.DATABASE_URL ? 'its data' : env.EMBEDDED_PG_DIR} and start again`);
     }
   }
 

@@ -121,10 +121,20 @@ describe('npm start on a fresh machine', () => {
     expect(by.newworld.stores).toBe(148);
     expect(by.paknsave.stores).toBe(58);
     expect(by.warehouse.stores).toBe(0);
-    expect(by.woolworths.listings).toBeGreaterThanOrEqual(19618); // every SKU of the price log
+    expect(by.woolworths.listings).toBeGreaterThanOrEqual(19618 + 3802); // every SKU of the price log, and the catalogue SKUs it lacks
     expect(by.paknsave.listings).toBeGreaterThan(0);
     expect(by.newworld.listings).toBeGreaterThan(0);
     expect(body[0].slug).toBe('woolworths'); // largest catalogue first
+  });
+
+  it('finds real named milk: q=milk gives catalogue names, no placeholders', async () => {
+    const { status, body } = await getJson('/api/v1/listings?q=milk&limit=10');
+    expect(status).toBe(200);
+    expect(body.length).toBe(10);
+    for (const c of body as { name: string }[]) {
+      expect(c.name).not.toMatch(/^Woolworths item /);
+      expect(c.name).toMatch(/milk/);
+    }
   });
 
   it('reproduces every logged Woolworths price change on its NZ day, with the SKU as external_id', async () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { createTestDatabase, DATA_DIR, type TestDatabase } from '../helpers/db.js';
-import { importRealData, isEmpty, DataDirError, type ImportReport } from '../../workers/import/index.js';
+import { importRealData, isEmpty, pendingImportSteps, DataDirError, type ImportReport } from '../../workers/import/index.js';
 import { upsertStores, StoreInputError, type StoreInput } from '../../workers/ingest/stores.js';
 import { updateListingAttributes, ListingInputError } from '../../workers/ingest/listings.js';
 import { productSlug, sizeText, categoryPath, storeNameKey } from '../../workers/import/samples.js';
@@ -410,6 +410,17 @@ describe('import of the real data', () => {
     );
     expect(slugTwins.rows[0].n).toBe(0);
     expect(report.samples.result?.newworld.observations).toBe(21);
+  });
+
+  it('knows which steps a database lacks (an import by an older version)', async () => {
+    expect(await pendingImportSteps(db.pool, DATA_DIR)).toEqual([]);
+    const row = (await db.pool.query(`SELECT * FROM import_run WHERE name = 'catalogue'`)).rows[0];
+    await db.pool.query(`UPDATE import_run SET digest = 'older' WHERE name = 'catalogue'`);
+    try {
+      expect(await pendingImportSteps(db.pool, DATA_DIR)).toEqual(['catalogue']);
+    } finally {
+      await db.pool.query('UPDATE import_run SET digest = $1 WHERE name = $2', [row.digest, 'catalogue']);
+    }
   });
 
   it('changes nothing when run again', async () => {

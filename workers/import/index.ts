@@ -49,6 +49,30 @@ export interface ImportReport {
   samples: StepReport<SamplesReport>;
 }
 
+/**
+ * The import steps, in order, with their source files: the one list that {@link importRealData}
+ * runs and {@link pendingImportSteps} checks.
+ */
+const STEP_FILES = (paths: SourcePaths): Record<'stores' | 'price-history' | 'catalogue' | 'samples', string[]> => ({
+  stores: [paths.urbanCores, paths.paknsaveStores, paths.newworldStores, paths.woolworthsStores],
+  'price-history': [paths.priceHistory],
+  catalogue: [paths.catalogue],
+  samples: [paths.fullResults, paths.woolworthsLatest, paths.newworldLatest, paths.paknsaveLatest],
+});
+
+/**
+ * Import steps that have not run on the current bytes of `dataDir` (no `import_run` row with the
+ * same digest), in order. Empty when the database holds the whole import, and when it holds none
+ * of it (an empty database, or an instance loaded from an export, whose data came another way).
+ * @throws DataDirError when `dataDir` or one of its files is missing.
+ */
+export async function pendingImportSteps(pool: pg.Pool, dataDir: string): Promise<string[]> {
+  const files = STEP_FILES(resolveSources(dataDir));
+  const done = new Map((await pool.query<{ name: string; digest: string }>('SELECT name, digest FROM import_run')).rows.map((r) => [r.name, r.digest]));
+  if (done.size === 0) return [];
+  return Object.entries(files).filter(([name, f]) => done.get(name) !== sha256Files(f)).map(([name]) => name);
+}
+
 // Session-level advisory lock key: one import at a time per database.
 const LOCK_KEY = 727_001;
 
@@ -79,16 +103,13 @@ export async function importRealData(pool: pg.Pool, dataDir: string, opts: Impor
   const lock = await pool.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
-    const stores = await step(pool, 'stores', [paths.urbanCores, paths.paknsaveStores, paths.newworldStores, paths.woolworthsStores], () =>
-      importStores(pool, paths),
-    );
-    const priceHistory = await step(pool, 'price-history', [paths.priceHistory], () =>
+    const files = STEP_FILES(paths);
+    const stores = await step(pool, 'stores', files.stores, () => importStores(pool, paths));
+    const priceHistory = await step(pool, 'price-history', files['price-history'], () =>
       importPriceHistory(pool, paths.priceHistory, { progress: opts.progress }),
     );
-    const catalogue = await step(pool, 'catalogue', [paths.catalogue], () => importCatalogue(pool, paths.catalogue, { progress: opts.progress }));
-    const samples = await step(pool, 'samples', [paths.fullResults, paths.woolworthsLatest, paths.newworldLatest, paths.paknsaveLatest], () =>
-      importSamples(pool, paths, { progress: opts.progress }),
-    );
+    const catalogue = await step(pool, 'catalogue', files.catalogue, () => importCatalogue(pool, paths.catalogue, { progress: opts.progress }));
+    const samples = await step(pool, 'samples', files.samples, () => importSamples(pool, paths, { progress: opts.progress }));
     return { dataDir: dataDir, ms: Date.now() - started, stores, priceHistory, catalogue, samples };
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {});
