@@ -9,13 +9,14 @@
  *   npx tsx test/bench/kinds-coverage.ts --unclassified Pantry   # unclassified names of a department
  *   npx tsx test/bench/kinds-coverage.ts --seed 7            # another sample draw
  *
- * Each row becomes a KindInput as the importer builds it: name, brand, sizeText = volume_size (the
- * text "per kg" when unit is Kg; empty → null), categoryPath = [departments], weighable = unit Kg.
+ * Each row becomes the KindInput of its listing, read by the importer's own reader
+ * (workers/import/catalogue.ts readCatalogue): name, brand, size text ("per kg" when sold by
+ * weight), category path [department], weighable.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { classify, KINDS, type Classification, type KindInput } from '../../src/domain/kinds.js';
+import { prng } from './synthetic-catalogue.js';
+import { readCatalogue, type CatalogueRow } from '../../workers/import/catalogue.js';
 
 const DATA_DIR = process.env.DATA_DIR ?? path.resolve(import.meta.dirname, '../../../shared/data');
 const FILE = path.join(DATA_DIR, 'neon-ninja--woolies', 'products.columns.tsv');
@@ -23,45 +24,18 @@ const FILE = path.join(DATA_DIR, 'neon-ninja--woolies', 'products.columns.tsv');
 /** The departments that sell food and drink (the coverage target). */
 const FOOD = ['Pantry', 'Fridge & Deli', 'Fruit & Veg', 'Meat & Poultry', 'Fish & Seafood', 'Bakery', 'Frozen', 'Drinks'];
 
-interface Row {
-  name: string;
-  brand: string;
-  unit: string;
-  departments: string;
-  volume_size: string;
-}
-
+/** The value after `flag` on the command line, or undefined. */
 function arg(flag: string): string | undefined {
   const i = process.argv.indexOf(flag);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-/** Small seeded generator (mulberry32), so samples are the same from run to run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)} %` : '-');
 
-const rows = parse(fs.readFileSync(FILE, 'utf8'), { delimiter: '\t', quote: false, columns: true, skip_empty_lines: true }) as Row[];
-
-const results: { row: Row; input: KindInput; c: Classification | null }[] = rows.map((row) => {
-  const weighable = row.unit === 'Kg';
-  const input: KindInput = {
-    name: row.name,
-    brand: row.brand || null,
-    sizeText: weighable ? 'per kg' : row.volume_size || null,
-    categoryPath: [row.departments],
-    weighable,
-  };
-  return { row, input, c: classify(input) };
+// The rows as the importer reads them (workers/import/catalogue.ts), so the inputs are the listings'.
+const results: { row: CatalogueRow & { departments: string }; input: KindInput; c: Classification | null }[] = readCatalogue(FILE).rows.map((r) => {
+  const input: KindInput = { name: r.name, brand: r.brand, sizeText: r.sizeText, categoryPath: r.department ? [r.department] : [], weighable: r.weighable };
+  return { row: { ...r, departments: r.department ?? '' }, input, c: classify(input) };
 });
 
 const byDept = new Map<string, { n: number; hit: number }>();
@@ -90,7 +64,7 @@ if (unused.length) console.log(`unused kinds: ${unused.join(', ')}`);
 
 const sample = Number(arg('--sample') ?? 0);
 if (sample > 0) {
-  const random = rng(Number(arg('--seed') ?? 1));
+  const random = prng(Number(arg('--seed') ?? 1)); // seeded: the same samples from run to run
   const only = arg('--kind');
   for (const k of KINDS) {
     if (only && k.slug !== only) continue;

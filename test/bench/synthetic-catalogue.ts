@@ -109,8 +109,8 @@ const AFTER: readonly string[] = [
 
 const SIZES: readonly string[] = ['400g', '500g', '1kg', '250g', '1.5kg', '750g', '200g', '120g', '340g', '6pk', '4 x 100g', 'per kg', '1ea', '30g', '10g'];
 
-/** mulberry32: a small seeded PRNG (deterministic catalogue). */
-function prng(seed: number): () => number {
+/** mulberry32: a small seeded PRNG (deterministic catalogue, reproducible samples); values in [0, 1). */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
