@@ -158,7 +158,10 @@ function escapeLike(text: string): string {
  */
 const SUGGEST_SQL = `
 WITH paths AS (
-  SELECT category_path, count(*) AS n FROM listing WHERE cardinality(category_path) > 0 GROUP BY category_path
+  -- Only the paths with a label holding the prefix (trigram index on the path's normalised text).
+  SELECT category_path, count(*) AS n FROM listing
+  WHERE cardinality(category_path) > 0 AND ($4::text IS NULL OR search_category_text(category_path) LIKE $4 ESCAPE '\\')
+  GROUP BY category_path
 ),
 cats AS (
   SELECT c.label, min(c.parent) AS parent, sum(p.n) AS n
@@ -169,7 +172,9 @@ cats AS (
   GROUP BY c.label ORDER BY (search_normalize(c.label) LIKE $2 ESCAPE '\\') DESC, sum(p.n) DESC, c.label LIMIT 3
 ),
 brand_counts AS (
-  SELECT brand, count(*) AS n FROM listing WHERE brand IS NOT NULL GROUP BY brand
+  SELECT brand, count(*) AS n FROM listing
+  WHERE brand IS NOT NULL AND ($4::text IS NULL OR search_normalize(brand) LIKE $4 ESCAPE '\\')
+  GROUP BY brand
 ),
 brands AS (
   SELECT min(brand) AS label, sum(n) AS n FROM brand_counts
@@ -178,13 +183,13 @@ brands AS (
 ),
 products AS (
   SELECT p.id, p.name, p.size_text FROM product p
-  WHERE ' ' || search_normalize(coalesce(p.brand || ' ', '') || p.name) LIKE $1 ESCAPE '\\'
+  WHERE ($4::text IS NULL OR p.search_name LIKE $4 ESCAPE '\\') AND ' ' || p.search_name LIKE $1 ESCAPE '\\'
   ORDER BY (search_normalize(p.name) LIKE $2 ESCAPE '\\') DESC, length(p.name), p.id LIMIT $3
 ),
 listings AS (
   SELECT l.id, l.name, l.size_text, r.name AS chain FROM listing l JOIN retailer r ON r.id = l.retailer_id
   -- The substring test can use the trigram index; the word-start test then rechecks.
-  WHERE l.product_id IS NULL AND l.search_name LIKE $4 ESCAPE '\\' AND ' ' || l.search_name LIKE $1 ESCAPE '\\'
+  WHERE l.product_id IS NULL AND ($4::text IS NULL OR l.search_name LIKE $4 ESCAPE '\\') AND ' ' || l.search_name LIKE $1 ESCAPE '\\'
   ORDER BY l.available DESC, (search_normalize(l.name) LIKE $2 ESCAPE '\\') DESC, length(l.name), l.id LIMIT $3
 )
 SELECT 'category' AS kind, NULL::int AS id, label, nullif(parent, '') AS detail, 1 AS grp, -n AS ord FROM cats
@@ -242,7 +247,9 @@ export function createEmbeddedBackend(pool: pg.Pool, opts: EmbeddedOptions = {})
       const rows = await readOnly(pool, async (client) =>
         (await client.query<{ kind: SuggestionHit['kind']; id: number | null; label: string; detail: string | null }>(
           SUGGEST_SQL,
-          [`% ${like}%`, `${like}%`, limit, `%${like}%`],
+          // A trigram index cannot serve a pattern of fewer than three characters (it would read
+          // every entry): then $4 is null and the scans filter on the word start alone.
+          [`% ${like}%`, `${like}%`, limit, norm.length >= 3 ? `%${like}%` : null],
         )).rows,
       );
       return rows.slice(0, limit).map((r) => ({ ...r, href: suggestionHref(r.kind, r.id, r.label) }));
