@@ -10,10 +10,11 @@ CREATE INDEX product_search_name_trgm_idx ON product USING gin (search_name gin_
 
 CREATE INDEX listing_brand_trgm_idx ON listing USING gin (search_normalize(brand) gin_trgm_ops) WHERE brand IS NOT NULL;
 -- A category path as one normalised text (its labels joined by spaces); immutable like
--- search_document, which also joins the path, so an index can use it.
+-- search_document, which also joins the path, so an index can use it. Schema-qualified: from
+-- PostgreSQL 17, CREATE INDEX evaluates it with a search_path of pg_catalog only.
 CREATE FUNCTION search_category_text(category_path text[]) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $$
-  SELECT search_normalize(array_to_string(category_path, ' '))
+  SELECT public.search_normalize(array_to_string(category_path, ' '))
 $$;
 CREATE INDEX listing_category_trgm_idx ON listing USING gin (search_category_text(category_path) gin_trgm_ops)
   WHERE cardinality(category_path) > 0;
