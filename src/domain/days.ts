@@ -20,9 +20,23 @@ export function nzDay(instant: Date | number): string {
   return nzFormat.format(d); // en-CA formats as YYYY-MM-DD
 }
 
-/** Today in New Zealand. */
+/**
+ * Today in New Zealand (Pacific/Auckland) as `YYYY-MM-DD`, at the instant `now` (default: the
+ * clock). Pass `now` (or take a `today` option, as ingest does) to make "today" injectable.
+ */
 export function nzToday(now: Date = new Date()): string {
   return nzDay(now);
+}
+
+/**
+ * True when `day` is later than `today` (both `YYYY-MM-DD`; `today` defaults to today in New
+ * Zealand): a collection cannot be dated in the future.
+ * @throws RangeError when either is not a calendar day.
+ */
+export function isFutureDay(day: string, today: string = nzToday()): boolean {
+  if (!isDay(day)) throw new RangeError(`not a day: ${day}`);
+  if (!isDay(today)) throw new RangeError(`not a day: ${today}`);
+  return day > today; // YYYY-MM-DD orders as text
 }
 
 /** True when `s` is a real calendar day in `YYYY-MM-DD` form (rejects 2025-02-30). */

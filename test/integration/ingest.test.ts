@@ -4,12 +4,16 @@
  * set-based SQL merge against the pure reference in src/domain/spans.ts.
  */
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-import { ingest } from '../../workers/ingest/ingest.js';
-import { ObservationError, readObservationFile, type ObservationInput } from '../../workers/ingest/format.js';
-import { addDays } from '../../src/domain/days.js';
+import { ingest, type IngestOptions, type IngestResult } from '../../workers/ingest/ingest.js';
+import {
+  OBSERVATION_COLUMNS, ObservationError, readObservationFile, validateObservation, type ObservationInput, type RawRecord,
+} from '../../workers/ingest/format.js';
+import { addDays, nzToday } from '../../src/domain/days.js';
 import { mergeDay, nationalPrice, type CollectionMode, type PriceTuple, type PromoKind, type Span } from '../../src/domain/spans.js';
 
 const FIX = new URL('../fixtures/', import.meta.url).pathname;
@@ -51,7 +55,8 @@ describe('ingest of real observations', () => {
     const err = await ingest(db.pool, readObservationFile(`${FIX}bad-row.csv`)).catch((e) => e);
     expect(err).toBeInstanceOf(ObservationError);
     expect(err.line).toBe(4);
-    expect(err.message).toMatch(/^line 4: price/);
+    // Issue 13 (5): errors name the file, the line and the column (was `line 4: price: …`).
+    expect(err.message).toBe('bad-row.csv line 4, column price: "12.x" is not integer cents (write digits only, e.g. 349)');
     expect(await dump(db)).toBe(before);
   });
 
@@ -102,9 +107,194 @@ describe('ingest of real observations', () => {
     await expect(ingest(db.pool, records([base, { ...base, store: 'nowhere' }]))).rejects.toThrow(/^line 3: unknown store "nowhere"/);
     await expect(ingest(db.pool, records([{ ...base, retailer: 'countdown' }]))).rejects.toThrow(/unknown retailer "countdown"/);
     await expect(ingest(db.pool, records([base, base]))).rejects.toThrow(/^line 3: duplicate observation/);
-    await expect(ingest(db.pool, records([base, { ...base, external_id: 'y', promo_price: 90 }]))).rejects.toThrow(/^line 3: promo_kind/);
+    await expect(ingest(db.pool, records([base, { ...base, external_id: 'y', promo_price: 90 }]))).rejects.toThrow(/^line 3, column promo_kind: /); // issue 13 (5): was `line 3: promo_kind: …`
     await expect(ingest(db.pool, records([{ ...base, retailer: 'warehouse' }]))).rejects.toThrow(/national prices only/);
     expect(await dump(db)).toBe(before);
+  });
+});
+
+describe('issue 13: what ingest refuses, and concurrent ingests', () => {
+  let db: TestDatabase;
+  let dir: string;
+  const STORE = '60561e46-ece7-43a7-b142-9b14812586e4';
+  const HEADER = 'day,retailer,store,external_id,price,promo_price,promo_kind,multibuy_qty,multibuy_price,name';
+  /** Writes `text` as `name` in a fresh temporary folder and returns its path. */
+  const file = (name: string, text: string) => {
+    const p = path.join(dir, name);
+    fs.writeFileSync(p, text);
+    return p;
+  };
+  const row = (over: Partial<ObservationInput> = {}): ObservationInput =>
+    ({ day: '2026-08-10', retailer: 'paknsave', store: STORE, external_id: 'SYN-1', price: 349, ...over });
+  const refusal = async (input: Parameters<typeof ingest>[1], opts: IngestOptions = {}) => {
+    const before = await dump(db);
+    const err = await ingest(db.pool, input, { progress: false, ...opts }).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ObservationError);
+    expect(await dump(db)).toBe(before); // nothing written
+    return err as ObservationError;
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase('ingest_refusals');
+    await insertFixtureStores(db);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-test-'));
+  });
+  afterAll(async () => {
+    await db?.drop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('(1) refuses a day after today in New Zealand, naming the line, before anything is written', async () => {
+    const err = await refusal(records([row({ day: '2026-08-09' }), row({ day: '2027-01-01', external_id: 'SYN-2' })]), { today: '2026-11-27' });
+    expect(err.message).toBe(
+      'line 3, column day: 2027-01-01 is after today in New Zealand (2026-11-27): a collection day cannot be in the future (history is append-only, so it would block every later real day)',
+    );
+    expect(err.line).toBe(3);
+    // Without the option, "today" is the clock's day in Pacific/Auckland.
+    await refusal(records([row({ day: addDays(nzToday(), 1) })]), {});
+    // Today itself is a collection day; the refused future day blocked nothing.
+    const r = await ingest(db.pool, records([row({ day: '2026-08-09' })]), { today: '2026-08-09', progress: false });
+    expect(r.merged).toEqual(['2026-08-09']);
+    await expect(ingest(db.pool, records([row()]), { today: 'tomorrow' })).rejects.toThrow(RangeError);
+  });
+
+  it('(2) reads integer columns strictly: plain digits only, and a missing value is never 0', () => {
+    const v = (over: Record<string, unknown>) => validateObservation({ line: 2, record: { ...row(), ...over } });
+    const msg = (over: Record<string, unknown>) => {
+      try {
+        v(over);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'accepted';
+    };
+    // Missing price: "" (CSV), null or an absent key (NDJSON) — it used to become 0 cents.
+    expect(msg({ price: '' })).toBe('line 2, column price: price is required');
+    expect(msg({ price: null })).toBe('line 2, column price: price is required');
+    const { price: _, ...noPrice } = row();
+    expect(() => validateObservation({ line: 2, record: noPrice })).toThrow('line 2, column price: price is required');
+    // What z.coerce.number() used to accept, and other non-digit spellings.
+    for (const bad of ['0x10', '0b101', '0o7', '1e3', ' 12 ', '12 ', '12.0', '12.5', '-1', '+5', '007', '1,000', 'Infinity', '12.x']) {
+      expect(msg({ price: bad })).toBe(`line 2, column price: ${JSON.stringify(bad)} is not integer cents (write digits only, e.g. 349)`);
+    }
+    for (const bad of [12.5, -1, Number.NaN]) expect(msg({ price: bad })).toMatch(/^line 2, column price: .* is not integer cents/);
+    expect(msg({ price: '100000001' })).toBe('line 2, column price: 100000001 cents is too large (at most 100000000)');
+    expect(msg({ promo_price: ' 90', promo_kind: 1 })).toMatch(/^line 2, column promo_price: " 90" is not integer cents/);
+    expect(msg({ promo_price: 90, promo_kind: '1e0' })).toBe('line 2, column promo_kind: "1e0" is not a whole number (write digits only, e.g. 1)');
+    expect(msg({ promo_price: 90, promo_kind: '5' })).toBe('line 2, column promo_kind: must be 1 to 4, not 5');
+    expect(msg({ promo_kind: 3, multibuy_qty: '0x2', multibuy_price: 500 })).toMatch(/^line 2, column multibuy_qty: "0x2" is not a whole number/);
+    expect(msg({ promo_kind: 3, multibuy_qty: 2, multibuy_price: '5e2' })).toMatch(/^line 2, column multibuy_price: "5e2" is not integer cents/);
+    // Accepted: digits as text or as a JSON integer; "" is a missing optional value (no promotion), not 0.
+    expect(v({ price: '349' }).price).toBe(349);
+    expect(v({ price: 349 }).price).toBe(349);
+    expect(v({ price: '0' }).price).toBe(0);
+    expect(v({ price: '349', promo_price: '', promo_kind: '', multibuy_qty: '', multibuy_price: '' })).toMatchObject({
+      price: 349, promo_price: null, promo_kind: null, multibuy_qty: null, multibuy_price: null,
+    });
+    expect(v({ promo_kind: '3', multibuy_qty: '2', multibuy_price: '500' })).toMatchObject({ promo_price: 250, promo_kind: 3, multibuy_qty: 2 });
+  });
+
+  it('(2, 5) names the file, line and column of a malformed price in a CSV file, and writes nothing', async () => {
+    const csv = [HEADER, '2026-08-10,paknsave,' + STORE + ',SYN-1,349,,,,,One', '2026-08-10,paknsave,' + STORE + ',SYN-2,0,,,,,Two',
+      '2026-08-10,paknsave,' + STORE + ',SYN-3,1e3,,,,,Three'].join('\n');
+    const err = await refusal(readObservationFile(file('observations.csv', csv)));
+    expect(err.message).toBe('observations.csv line 4, column price: "1e3" is not integer cents (write digits only, e.g. 349)');
+    expect([err.file, err.line, err.column]).toEqual(['observations.csv', 4, 'price']);
+    const empty = await refusal(readObservationFile(file('empty-price.csv', [HEADER, `2026-08-10,paknsave,${STORE},SYN-1,,,,,,One`].join('\n'))));
+    expect(empty.message).toBe('empty-price.csv line 2, column price: price is required');
+  });
+
+  it('(2) reads NDJSON numbers strictly too: a JSON integer or a string of digits', async () => {
+    const line = (price: string, extra = '') =>
+      `{"day": "2026-08-10", "retailer": "paknsave", "store": "${STORE}", "external_id": "SYN-1", "name": "Size 1.5e2 \\"x\\": 1.0", "price": ${price}${extra}}`;
+    for (const [price, shownAs] of [['1e3', '"1e3"'], ['349.0', '"349.0"'], ['3.49E2', '"3.49E2"'], ['-1', '"-1"'], ['-0', '"-0"'], ['""', '""']] as const) {
+      const err = await refusal(readObservationFile(file('price.ndjson', `${line('349')}\n${line(price)}\n`)));
+      expect(err.message).toBe(
+        price === '""' ? 'price.ndjson line 2, column price: price is required' : `price.ndjson line 2, column price: ${shownAs} is not integer cents (write digits only, e.g. 349)`,
+      );
+    }
+    const kind = await refusal(readObservationFile(file('kind.ndjson', `${line('349', ', "promo_price": 300, "promo_kind": 1.0')}\n`)));
+    expect(kind.message).toBe('kind.ndjson line 1, column promo_kind: "1.0" is not a whole number (write digits only, e.g. 1)');
+    // Numbers inside strings and arrays are text, not values; "349" as a string is fine.
+    const ok = await readObservationFile(file('ok.ndjson', `${line('"349"', ', "category_path": ["1.5", "2e3"]')}\n`)).next();
+    expect(validateObservation(ok.value as RawRecord)).toMatchObject({ price: 349, name: 'Size 1.5e2 "x": 1.0', category_path: ['1.5', '2e3'] });
+  });
+
+  it('(3) refuses a NUL byte in any text field, naming the line and column (it used to reach PostgreSQL)', async () => {
+    const csv = [HEADER, `2026-08-10,paknsave,${STORE},SYN-1,349,,,,,One`, `2026-08-10,paknsave,${STORE},SYN-2,349,,,,,Tw\u0000o`].join('\n');
+    const err = await refusal(readObservationFile(file('nul.csv', csv)));
+    expect(err.message).toBe('nul.csv line 3, column name: contains a NUL byte (\\0), which text cannot hold');
+    const nd = `${JSON.stringify(row())}\n${JSON.stringify(row({ external_id: 'SYN\u00002' }))}\n`;
+    expect((await refusal(readObservationFile(file('nul.ndjson', nd)))).message).toMatch(/^nul\.ndjson line 2, column external_id: contains a NUL byte/);
+    expect((await refusal(records([row({ category_path: ['Pantry', 'Pa\u0000sta'] })]))).message).toMatch(/^line 2, column category_path: contains a NUL byte/);
+    expect((await refusal(records([row({ store: `${STORE}\u0000` })]))).message).toMatch(/^line 2, column store: contains a NUL byte/);
+  });
+
+  it('(5) refuses an unknown or misspelled CSV column and a missing required one, before reading rows', async () => {
+    const typo = await refusal(readObservationFile(file('typo.csv', `day,retailer,store,external_id,prcie\n2026-08-10,paknsave,${STORE},SYN-1,349\n`)));
+    expect(typo.message).toBe(
+      'typo.csv line 1: bad header: unknown column "prcie" (did you mean "price"?); missing required column "price" ' +
+      `(the columns are ${OBSERVATION_COLUMNS.join(', ')}; README "Observation format")`,
+    );
+    // An extra column used to be ignored silently.
+    const extra = await refusal(readObservationFile(file('extra.csv', `${HEADER},colour\n2026-08-10,paknsave,${STORE},SYN-1,349,,,,,One,red\n`)));
+    expect(extra.message).toMatch(/^extra\.csv line 1, column colour: bad header: unknown column "colour" \(the columns are day, /);
+    const missing = await refusal(readObservationFile(file('missing.csv', `day,store,external_id,price\n2026-08-10,${STORE},SYN-1,349\n`)));
+    expect(missing.message).toMatch(/^missing\.csv line 1: bad header: missing required column "retailer" /);
+    const twice = await refusal(readObservationFile(file('twice.csv', `${HEADER},price\n2026-08-10,paknsave,${STORE},SYN-1,349,,,,,One,349\n`)));
+    expect(twice.message).toMatch(/^twice\.csv line 1: bad header: column "price" appears twice/);
+    const spaced = await refusal(readObservationFile(file('spaced.csv', `day,retailer,store,External ID,price\n2026-08-10,paknsave,${STORE},SYN-1,349\n`)));
+    expect(spaced.message).toMatch(/unknown column "External ID" \(did you mean "external_id"\?\); missing required column "external_id"/);
+  });
+
+  it('(5) refuses unknown or misspelled NDJSON keys and a missing required key, naming line and column', async () => {
+    const typo = `${JSON.stringify(row())}\n${JSON.stringify({ ...row({ external_id: 'SYN-2' }), promo_prise: 300 })}\n`;
+    expect((await refusal(readObservationFile(file('typo.ndjson', typo)))).message).toBe(
+      'typo.ndjson line 2, column promo_prise: unknown column "promo_prise" (did you mean "promo_price"?)',
+    );
+    const { price: _, ...noPrice } = row();
+    expect((await refusal(readObservationFile(file('no-price.ndjson', `\n${JSON.stringify(noPrice)}\n`)))).message).toBe(
+      'no-price.ndjson line 2, column price: price is required',
+    );
+    const { external_id: __, ...noId } = row();
+    expect((await refusal(readObservationFile(file('no-id.ndjson', `${JSON.stringify(noId)}\n`)))).message).toBe(
+      'no-id.ndjson line 1, column external_id: external_id is required', // it used to become the text "undefined"
+    );
+    expect((await refusal(records([{ ...row(), colour: 'red' } as ObservationInput]))).message).toBe('line 2, column colour: unknown column "colour"');
+  });
+
+  it('(4) serialises two concurrent ingests of the same chain-day: one merges, the other is an identical re-ingest', async () => {
+    // Synthetic day: 3 real fixture stores × 600 made-up listings, so that both calls overlap.
+    const stores = ['60561e46-ece7-43a7-b142-9b14812586e4', '5f167936-79ae-4f6a-b9d2-74afe1bb096b', '2a1b331a-fc4a-496a-b072-e97cc8f70cae'];
+    const day = (d: string, bump = 0) =>
+      records(stores.flatMap((store, s) => Array.from({ length: 600 }, (_, l) => ({
+        day: d, retailer: 'paknsave', store, external_id: `SYN-C${l}`, price: 100 + ((s * 7 + l * 13) % 500) + bump,
+      }))));
+    for (const d of ['2026-08-11', '2026-08-12', '2026-08-13']) {
+      const [a, b] = await Promise.allSettled([ingest(db.pool, day(d), { progress: false }), ingest(db.pool, day(d), { progress: false })]);
+      for (const r of [a, b]) if (r.status === 'rejected') throw r.reason; // neither fails: the second waits and sees the first
+      const results = [a, b].map((r) => (r as PromiseFulfilledResult<IngestResult>).value);
+      expect(results.map((r) => r.merged.length).sort()).toEqual([0, 1]);
+      expect(results.map((r) => r.skipped).sort()).toEqual([0, 1]);
+      const coll = await db.pool.query('SELECT count(*)::int AS n, sum(rows)::int AS rows FROM collection WHERE day = $1 AND store_id IS NOT NULL', [d]);
+      expect(coll.rows[0]).toEqual({ n: 3, rows: 1800 });
+      const spans = await db.pool.query(`SELECT count(*)::int AS n FROM store_price_span sp JOIN listing l ON l.id = sp.listing_id
+        WHERE l.external_id LIKE 'SYN-C%' AND sp.first_day = $1`, [d]);
+      expect(spans.rows[0].n).toBe(d === '2026-08-11' ? 1800 : 0); // later days: same prices, spans extended, none opened
+    }
+    // The same day with different prices at once: one is merged, the other refused in plain words.
+    const d = '2026-08-14';
+    const [a, b] = await Promise.allSettled([ingest(db.pool, day(d, 1), { progress: false }), ingest(db.pool, day(d, 2), { progress: false })]);
+    const rejected = [a, b].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0].reason).toBeInstanceOf(ObservationError);
+    expect(rejected[0].reason.message).toMatch(/^line 2: paknsave 2026-08-14 was already ingested with different observations/);
+    const won = day(d, a.status === 'fulfilled' ? 1 : 2).map(({ record: r }) => `${r.store} ${r.external_id} ${r.price}`).sort();
+    const prices = await db.pool.query(`SELECT st.external_id AS store, l.external_id, sp.price FROM store_price_span sp
+      JOIN listing l ON l.id = sp.listing_id JOIN store st ON st.id = sp.store_id
+      WHERE l.external_id LIKE 'SYN-C%' AND sp.first_day = $1`, [d]);
+    // Every opened span carries the winner's price, none the loser's.
+    expect(prices.rows.map((r) => `${r.store} ${r.external_id} ${r.price}`).sort()).toEqual(won);
   });
 });
 

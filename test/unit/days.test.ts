@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, isDay, nzDay } from '../../src/domain/days.js';
+import { addDays, isDay, isFutureDay, nzDay, nzToday } from '../../src/domain/days.js';
 
 describe('nzDay', () => {
   it('uses NZDT (UTC+13) in summer: 11:00 UTC is already the next NZ day', () => {
@@ -35,5 +35,25 @@ describe('isDay and addDays', () => {
     expect(addDays('2024-12-31', 1)).toBe('2025-01-01');
     expect(addDays('2025-03-01', -1)).toBe('2025-02-28');
     expect(() => addDays('nope', 1)).toThrow(RangeError);
+  });
+});
+
+describe('nzToday and isFutureDay (issue 13: no collection day in the future)', () => {
+  it('takes today in Pacific/Auckland from an injectable instant', () => {
+    expect(nzToday(new Date('2026-11-27T10:59:59Z'))).toBe('2026-11-27'); // 23:59:59 NZDT
+    expect(nzToday(new Date('2026-11-27T11:00:00Z'))).toBe('2026-11-28'); // midnight NZDT, still the 27th in UTC
+    expect(nzToday()).toBe(nzDay(new Date()));
+  });
+  it('is true only for a day after today', () => {
+    expect(isFutureDay('2026-11-28', '2026-11-27')).toBe(true);
+    expect(isFutureDay('2027-01-01', '2026-11-27')).toBe(true);
+    expect(isFutureDay('2026-11-27', '2026-11-27')).toBe(false);
+    expect(isFutureDay('2025-12-31', '2026-11-27')).toBe(false);
+    expect(isFutureDay('2099-01-01')).toBe(true);
+    expect(isFutureDay('2000-01-01')).toBe(false);
+  });
+  it('rejects malformed days', () => {
+    expect(() => isFutureDay('2026-02-30', '2026-11-27')).toThrow(RangeError);
+    expect(() => isFutureDay('2026-11-27', 'today')).toThrow(RangeError);
   });
 });

@@ -4,44 +4,148 @@
  *
  * | column | type | rules |
  * |---|---|---|
- * | day | YYYY-MM-DD | NZ calendar day of the collection |
+ * | day | YYYY-MM-DD | NZ calendar day of the collection; not after today in Pacific/Auckland |
  * | retailer | slug | one of the six chains |
  * | store | text | the retailer's own store id; empty for a national observation (national-only chain, or a chain-wide price) |
  * | external_id | text | the retailer's own product id |
- * | price | integer cents | shelf price, ≥ 0 |
+ * | price | integer cents | shelf price; required |
  * | promo_price | integer cents | single-unit promotional price; requires promo_kind |
  * | promo_kind | 1–4 | 1 special, 2 member/club, 3 multibuy, 4 clearance |
- * | multibuy_qty, multibuy_price | integers | both required for promo_kind 3 (qty ≥ 2, total in cents) |
+ * | multibuy_qty, multibuy_price | integers | both required for promo_kind 3 (qty 2–1000, total in cents) |
  * | name, brand, size_text | text | listing attributes; an empty value never erases a known one |
  * | gtin | up to 14 digits | barcode |
  * | category_path | text | the retailer's breadcrumb, levels joined by " > " (NDJSON: array of strings) |
  * | image, retailer_url | text | |
  * | available | true/false | still on the retailer's site |
+ *
+ * Strict grammar of the integer columns (price, promo_price, multibuy_price in cents; promo_kind;
+ * multibuy_qty): plain decimal digits, `^(0|[1-9][0-9]*)$` — in NDJSON a JSON integer written so
+ * (`349`, not `349.0` or `3.49e2`: {@link readNdjson} checks the source text), or such a string;
+ * from an importer, a safe non-negative integer number or such a string. No sign, spaces, leading
+ * zeros, fraction, exponent, hex or binary: `" 12 "`, `"1e3"`, `"0x10"`, `"12.0"`, `"-1"`, `"007"`
+ * are refused. An empty value (`""`, a
+ * missing NDJSON key, `null`) is a missing value, never 0: a missing `price` is an error.
+ * Cents are at most 100,000,000 ($1M).
+ *
+ * Columns: the CSV header (and every NDJSON object's keys) may hold only the columns above; an
+ * unknown one is refused (with the known column it resembles, for a likely misspelling), and
+ * `day`, `retailer`, `external_id`, `price` must be present. No text may contain a NUL byte.
+ * Errors name the file, line and column: `observations.csv line 4, column price: "1e3" is not
+ * integer cents (write digits only, e.g. 349)`.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import readline from 'node:readline';
 import { parse } from 'csv-parse';
 import { z } from 'zod';
 import { isDay } from '../../src/domain/days.js';
+import { isPlainDigits } from '../../src/domain/money.js';
+
+/** Every column of the observation format, in the documented order. */
+export const OBSERVATION_COLUMNS = [
+  'day', 'retailer', 'store', 'external_id', 'price', 'promo_price', 'promo_kind', 'multibuy_qty', 'multibuy_price',
+  'name', 'brand', 'size_text', 'gtin', 'category_path', 'image', 'retailer_url', 'available',
+] as const;
+/** The columns a CSV header (or an NDJSON object) must have. */
+export const REQUIRED_COLUMNS = ['day', 'retailer', 'external_id', 'price'] as const;
+const KNOWN = new Set<string>(OBSERVATION_COLUMNS);
+
+/** Largest amount in cents the format accepts ($1M). */
+export const MAX_CENTS = 100_000_000;
+
+const isMissing = (v: unknown) => v === '' || v === undefined || v === null;
+const shown = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+/** A whole number ≥ 0 under the strict grammar (module doc), or undefined when malformed. */
+function wholeNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 && !Object.is(v, -0) ? v : undefined;
+  if (typeof v === 'string' && isPlainDigits(v)) {
+    const n = Number(v);
+    return Number.isSafeInteger(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+/** Checks integer cents (strict grammar, at most {@link MAX_CENTS}): the value or a message. */
+function centsCheck(v: unknown): { value: number } | { message: string } {
+  const n = wholeNumber(v);
+  if (n === undefined) return { message: `${shown(v)} is not integer cents (write digits only, e.g. 349)` };
+  if (n > MAX_CENTS) return { message: `${n} cents is too large (at most ${MAX_CENTS})` };
+  return { value: n };
+}
+
+/** Optional integer cents (strict grammar); missing → null, never 0. */
+const optCents = z.unknown().transform((v, ctx): number | null => {
+  if (isMissing(v)) return null;
+  const r = centsCheck(v);
+  if ('message' in r) {
+    ctx.addIssue({ code: 'custom', message: r.message });
+    return z.NEVER;
+  }
+  return r.value;
+});
+
+/** An optional whole number in [min, max] (strict grammar); missing → null. */
+const optInt = (min: number, max: number) =>
+  z.unknown().transform((v, ctx): number | null => {
+    if (isMissing(v)) return null;
+    const n = wholeNumber(v);
+    if (n === undefined) {
+      ctx.addIssue({ code: 'custom', message: `${shown(v)} is not a whole number (write digits only, e.g. ${min})` });
+      return z.NEVER;
+    }
+    if (n < min || n > max) {
+      ctx.addIssue({ code: 'custom', message: `must be ${min} to ${max}, not ${n}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+/** A required value: missing → "<column> is required"; otherwise checked by `check` (a message when bad). */
+const required = <T>(column: string, check: (v: unknown) => { value: T } | { message: string }) =>
+  z.unknown().transform((v, ctx): T => {
+    if (isMissing(v)) {
+      ctx.addIssue({ code: 'custom', message: `${column} is required` });
+      return z.NEVER;
+    }
+    const r = check(v);
+    if ('message' in r) {
+      ctx.addIssue({ code: 'custom', message: r.message });
+      return z.NEVER;
+    }
+    return r.value;
+  });
 
 const emptyToNull = (v: unknown) => (v === '' || v === undefined ? null : v);
 const optText = z.preprocess(emptyToNull, z.string().trim().min(1).max(1000).nullable());
-const optInt = (min: number, max: number) =>
-  z.preprocess(emptyToNull, z.coerce.number().int().min(min).max(max).nullable());
-const cents = z.coerce.number({ error: 'must be integer cents' }).int('must be integer cents').min(0, 'must not be negative').max(100_000_000, 'is too large');
 
-/** One validated observation. Money in integer NZ cents. */
-export const observationSchema = z
+/** Every known column present (an absent one as undefined, i.e. missing), so each is checked. */
+function allColumns(v: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const c of OBSERVATION_COLUMNS) out[c] = v[c];
+  return out;
+}
+
+/** The object schema; it needs every key present ({@link allColumns}): zod refuses an absent key of a z.unknown() field. */
+const fullObservationSchema = z
   .object({
-    day: z.string().refine(isDay, 'must be a calendar day YYYY-MM-DD'),
-    retailer: z.string().regex(/^[a-z]+$/, 'must be a lowercase retailer slug'),
+    day: required<string>('day', (v) =>
+      typeof v === 'string' && isDay(v) ? { value: v } : { message: `${shown(v)} is not a calendar day (write YYYY-MM-DD, e.g. 2026-08-03)` }),
+    retailer: required<string>('retailer', (v) =>
+      typeof v === 'string' && /^[a-z]+$/.test(v) ? { value: v } : { message: `${shown(v)} is not a lowercase retailer slug (e.g. paknsave)` }),
     store: optText,
-    external_id: z.coerce.string().trim().min(1).max(200),
-    price: cents,
-    promo_price: z.preprocess(emptyToNull, cents.nullable()),
+    external_id: required<string>('external_id', (v) => {
+      const s = typeof v === 'string' ? v.trim() : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v) : null;
+      if (s === null) return { message: `${shown(v)} is not a product id (text, or a whole number)` };
+      if (s === '') return { message: 'external_id is required' };
+      if (s.length > 200) return { message: 'is longer than 200 characters' };
+      return { value: s };
+    }),
+    price: required<number>('price', centsCheck),
+    promo_price: optCents,
     promo_kind: optInt(1, 4),
     multibuy_qty: optInt(2, 1000),
-    multibuy_price: z.preprocess(emptyToNull, cents.nullable()),
+    multibuy_price: optCents,
     name: optText,
     brand: optText,
     size_text: optText,
@@ -57,7 +161,7 @@ export const observationSchema = z
     retailer_url: optText,
     available: z.preprocess(
       (v) => (v === '' || v === undefined || v === null ? null : v === true || v === 'true' || v === '1' ? true : v === false || v === 'false' || v === '0' ? false : v),
-      z.boolean().nullable(),
+      z.boolean({ error: 'must be true or false' }).nullable(),
     ),
   })
   .superRefine((o, ctx) => {
@@ -78,6 +182,15 @@ export const observationSchema = z
     promo_price:
       o.promo_price ?? (o.promo_kind === 3 ? Math.round((o.multibuy_price as number) / (o.multibuy_qty as number)) : null),
   }));
+
+/**
+ * One validated observation, from an object of observation columns (unknown keys are dropped here:
+ * {@link validateObservation} refuses them). Money in integer NZ cents.
+ */
+export const observationSchema = z.preprocess(
+  (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? allColumns(v as Record<string, unknown>) : v),
+  fullObservationSchema,
+);
 
 /** A validated observation row. */
 export type Observation = z.output<typeof observationSchema>;
@@ -105,49 +218,199 @@ export interface ObservationInput {
   available?: boolean | string | null;
 }
 
-/** A raw record with the 1-based line of the source it came from. */
+/** A raw record with the 1-based line of the source it came from (and the file's name, when read from one). */
 export interface RawRecord {
   line: number;
   record: unknown;
+  /** Base name of the file the record was read from (named in errors); absent for an importer's records. */
+  file?: string;
 }
 
-/** Thrown for a malformed file; `line` is the 1-based line of the first bad row. */
+/** Where an {@link ObservationError} points: the file (base name) and the column, when known. */
+export interface ObservationErrorPlace {
+  file?: string | null;
+  column?: string | null;
+}
+
+/**
+ * Thrown for a malformed file or an inconsistent input. `line` is the 1-based line of the first bad
+ * row (1 for the CSV header), `file` the file's base name and `column` the offending column, when
+ * known; `detail` is the message without the place. The message reads
+ * `observations.csv line 4, column price: "1e3" is not integer cents (…)`, or `line 4: …` for
+ * records that came from no file.
+ */
 export class ObservationError extends Error {
+  readonly file: string | null;
+  readonly column: string | null;
   constructor(
-    message: string,
+    readonly detail: string,
     readonly line: number | null = null,
+    place: ObservationErrorPlace = {},
   ) {
-    super(line === null ? message : `line ${line}: ${message}`);
+    const file = place.file ?? null;
+    const column = place.column ?? null;
+    const at = [file, line === null ? null : `line ${line}`].filter((x) => x !== null).join(' ');
+    const where = column === null ? at : at === '' ? `column ${column}` : `${at}, column ${column}`;
+    super(where === '' ? detail : `${where}: ${detail}`);
+    this.file = file;
+    this.column = column;
+  }
+}
+
+/** Optimal-string-alignment distance (a transposition counts as one edit). */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 0; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/**
+ * The known column that `name` most likely misspells (case, spaces and hyphens ignored; at most two
+ * edits, one for names of up to four letters), or null.
+ */
+export function resembledColumn(name: string): string | null {
+  const n = name.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  let best: string | null = null;
+  let bestD = Infinity;
+  for (const c of OBSERVATION_COLUMNS) {
+    const dist = editDistance(n, c);
+    if (dist < bestD) [best, bestD] = [c, dist];
+  }
+  return bestD <= (n.length <= 4 ? 1 : 2) ? best : null;
+}
+
+/** "unknown column "prcie" (did you mean "price"?)". */
+function unknownColumn(name: string): string {
+  const like = resembledColumn(name);
+  return `unknown column ${JSON.stringify(name)}${like ? ` (did you mean "${like}"?)` : ''}`;
+}
+
+/**
+ * Checks a CSV header: only known columns, each once, and every required one.
+ * @throws ObservationError (line 1) naming every unknown, repeated and missing column.
+ */
+export function checkHeader(columns: readonly string[], file: string | null = null): void {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const c of columns) {
+    if (!KNOWN.has(c)) problems.push(unknownColumn(c));
+    else if (seen.has(c)) problems.push(`column "${c}" appears twice`);
+    seen.add(c);
+  }
+  const missing = REQUIRED_COLUMNS.filter((c) => !seen.has(c));
+  if (missing.length) problems.push(`missing required column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')}`);
+  if (problems.length === 0) return;
+  const unknown = columns.filter((c) => !KNOWN.has(c));
+  const column = unknown.length === 1 && missing.length === 0 ? unknown[0] : null;
+  throw new ObservationError(
+    `bad header: ${problems.join('; ')} (the columns are ${OBSERVATION_COLUMNS.join(', ')}; README "Observation format")`,
+    1,
+    { file, column },
+  );
+}
+
+const hasNul = (v: unknown): boolean =>
+  typeof v === 'string' ? v.includes('\u0000') : Array.isArray(v) ? v.some((x) => typeof x === 'string' && x.includes('\u0000')) : false;
+
+/**
+ * Validates one record: its keys (known columns only), its text (no NUL byte), then every field
+ * under the strict grammar of the module doc.
+ * @throws ObservationError naming the file (when known), the line and the column; when several
+ *   fields are bad, every one is listed.
+ */
+export function validateObservation(raw: RawRecord): Observation {
+  const file = raw.file ?? null;
+  const rec = raw.record;
+  if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) throw new ObservationError('not an object of observation columns', raw.line, { file });
+  const fields = rec as Record<string, unknown>;
+  for (const k in fields) {
+    if (!KNOWN.has(k)) throw new ObservationError(unknownColumn(k), raw.line, { file, column: k });
+    if (hasNul(fields[k])) throw new ObservationError('contains a NUL byte (\\0), which text cannot hold', raw.line, { file, column: k });
+  }
+  const r = fullObservationSchema.safeParse(allColumns(fields));
+  if (r.success) return r.data;
+  const [first, ...rest] = r.error.issues;
+  const col = (i: { path: PropertyKey[] }) => (i.path.length ? String(i.path[0]) : null);
+  const detail = [first.message, ...rest.map((i) => `${col(i) ? `column ${col(i)}: ` : ''}${i.message}`)].join('; ');
+  throw new ObservationError(detail, raw.line, { file, column: col(first) });
+}
+
+/**
+ * Streams the records of a CSV file (header row gives column names, checked by {@link checkHeader})
+ * with their line numbers.
+ * @throws ObservationError for a bad header or malformed CSV (file and line named).
+ */
+export async function* readCsv(file: string): AsyncGenerator<RawRecord> {
+  const name = path.basename(file);
+  const parser = fs.createReadStream(file).pipe(
+    parse({
+      columns: (header: string[]) => {
+        checkHeader(header, name);
+        return header;
+      },
+      bom: true,
+      relax_column_count: false,
+      skip_empty_lines: true,
+      info: true,
+    }),
+  );
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: unknown; info: { lines: number } }>) {
+      yield { line: info.lines, record, file: name };
+    }
+  } catch (e) {
+    if (e instanceof ObservationError) throw e;
+    const err = e as { lines?: number; message: string };
+    throw new ObservationError(`malformed CSV: ${err.message}`, err.lines ?? null, { file: name });
   }
 }
 
 /**
- * Validates one record. @throws ObservationError naming the line and every bad field.
+ * The source text of the top-level number values of a valid JSON object text that are not plain
+ * digits (`349.0`, `3.49e2`, `-1`), by key: JSON.parse alone would read them as whole numbers.
  */
-export function validateObservation(raw: RawRecord): Observation {
-  const r = observationSchema.safeParse(raw.record);
-  if (r.success) return r.data;
-  const detail = r.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; ');
-  throw new ObservationError(detail, raw.line);
-}
-
-/** Streams the records of a CSV file (header row gives column names) with their line numbers. */
-export async function* readCsv(file: string): AsyncGenerator<RawRecord> {
-  const parser = fs.createReadStream(file).pipe(
-    parse({ columns: true, bom: true, relax_column_count: false, skip_empty_lines: true, info: true }),
-  );
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: unknown; info: { lines: number } }>) {
-      yield { line: info.lines, record };
+function looseNumbers(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const num = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+  let depth = 0;
+  let last: string | null = null;
+  let key: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      last = text.slice(i, j + 1);
+      i = j;
+    } else if (ch === '{' || ch === '[') depth += 1;
+    else if (ch === '}' || ch === ']') depth -= 1;
+    else if (ch === ':' && depth === 1) key = last;
+    else if (ch === '-' || (ch >= '0' && ch <= '9')) {
+      num.lastIndex = i;
+      const tok = (num.exec(text) as RegExpExecArray)[0];
+      if (depth === 1 && key !== null && !isPlainDigits(tok)) out.set(JSON.parse(key) as string, tok);
+      i += tok.length - 1;
     }
-  } catch (e) {
-    const err = e as { lines?: number; message: string };
-    throw new ObservationError(`malformed CSV: ${err.message}`, err.lines ?? null);
   }
+  return out;
 }
 
-/** Streams the records of an NDJSON file with their line numbers; blank lines are skipped. */
+/**
+ * Streams the records of an NDJSON file with their line numbers; blank lines are skipped. Keys are
+ * checked with each record ({@link validateObservation}). A number value that is not written as
+ * plain digits (`349.0`, `3.49e2`) is passed on as its source text, so that the strict grammar
+ * refuses it as it would in CSV.
+ * @throws ObservationError for a line that is not a JSON object (file and line named).
+ */
 export async function* readNdjson(file: string): AsyncGenerator<RawRecord> {
+  const name = path.basename(file);
   const rl = readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity });
   let line = 0;
   for await (const text of rl) {
@@ -157,10 +420,14 @@ export async function* readNdjson(file: string): AsyncGenerator<RawRecord> {
     try {
       record = JSON.parse(text);
     } catch {
-      throw new ObservationError('malformed JSON', line);
+      throw new ObservationError('malformed JSON', line, { file: name });
     }
-    if (record === null || typeof record !== 'object' || Array.isArray(record)) throw new ObservationError('not a JSON object', line);
-    yield { line, record };
+    if (record === null || typeof record !== 'object' || Array.isArray(record)) throw new ObservationError('not a JSON object', line, { file: name });
+    if (/[0-9][.eE]|-[0-9]/.test(text)) {
+      const fields = record as Record<string, unknown>;
+      for (const [k, tok] of looseNumbers(text)) if (typeof fields[k] === 'number') fields[k] = tok;
+    }
+    yield { line, record, file: name };
   }
 }
 

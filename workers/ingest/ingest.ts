@@ -2,23 +2,32 @@
  * Ingest: observations → price spans in PostgreSQL.
  *
  * 1. Every row is validated while it is streamed with COPY into a session-local staging table; a
- *    malformed row rejects the whole file (its line number in the error) before anything is written.
- * 2. References and conflicts are checked on the staging table (unknown retailer or store,
+ *    malformed row (format.ts: strict integer cents, no NUL byte, known columns only) or a day
+ *    after today in New Zealand rejects the whole file (file, line and column in the error) before
+ *    anything is written.
+ * 2. Ingests of the same retailer are serialised: a session advisory lock per retailer
+ *    ({@link INGEST_LOCK_CLASS}, retailer id) is taken before the checks and held until the last
+ *    day is merged, so a concurrent ingest of the same chain waits, then sees what the first wrote
+ *    (an identical day is skipped, a different one rejected) — never a raw unique violation.
+ * 3. References and conflicts are checked on the staging table (unknown retailer or store,
  *    duplicate rows, a day older than what is already stored, a day already ingested with other
  *    data); any problem rejects the whole file.
- * 3. Each day is then merged in one transaction, set-based: listings are upserted, changed or
+ * 4. Each day is then merged in one transaction, set-based: listings are upserted, changed or
  *    vanished open spans are closed, new spans opened, national spans built from the median across
  *    the chain's reporting stores, and daily store statistics written.
  *
  * "Make unchanged prices free" (DESIGN.md): an open span stores no `last_day`; its end is its
  * store's (or chain's, nationally) last collection day. A day writes only what changed.
- * Re-ingesting a day with identical data changes nothing (collections carry a digest).
+ * Re-ingesting a day with identical data changes nothing (collections carry a digest). A process
+ * killed mid-ingest leaves every day either fully merged or absent (one transaction per day; the
+ * lock is released with the connection); re-running the same input completes it.
  */
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { CollectionMode } from '../../src/domain/spans.js';
+import { isDay, isFutureDay, nzToday } from '../../src/domain/days.js';
 import { validateObservation, ObservationError, type RawRecord } from './format.js';
 import { makeProgress } from '../progress.js';
 
@@ -38,7 +47,18 @@ export interface IngestOptions {
   source?: string;
   /** Show a progress bar (default: when stderr is a terminal). */
   progress?: boolean;
+  /**
+   * Today's NZ calendar day, `YYYY-MM-DD` (default: today in Pacific/Auckland, `nzToday()`). A row
+   * dated after it is refused: spans are append-only, so a future day would block every real day.
+   */
+  today?: string;
 }
+
+/**
+ * First key of the session advisory locks that serialise ingests, `pg_advisory_lock(class,
+ * retailer_id)` (the two-key space, apart from the single-key locks of migrate, match and export).
+ */
+export const INGEST_LOCK_CLASS = 7_242_013;
 
 /** What an ingest call did. */
 export interface IngestResult {
@@ -68,10 +88,23 @@ function copyText(v: unknown): string {
   return s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
-async function* copyLines(records: AsyncIterable<RawRecord> | Iterable<RawRecord>, counter: { rows: number }) {
+interface StageCounter {
+  rows: number;
+  /** The file the records came from (named in the check errors), when they came from one. */
+  file: string | null;
+}
+
+async function* copyLines(records: AsyncIterable<RawRecord> | Iterable<RawRecord>, counter: StageCounter, today: string) {
   let buf = '';
   for await (const raw of records) {
     const o = validateObservation(raw);
+    counter.file ??= raw.file ?? null;
+    if (isFutureDay(o.day, today)) {
+      throw new ObservationError(
+        `${o.day} is after today in New Zealand (${today}): a collection day cannot be in the future (history is append-only, so it would block every later real day)`,
+        raw.line, { file: raw.file, column: 'day' },
+      );
+    }
     const row = { ...o, line: raw.line, gtin: o.gtin === null ? null : String(Number(o.gtin)) };
     buf += STAGE_COLUMNS.map((c) => copyText((row as Record<string, unknown>)[c])).join('\t') + '\n';
     counter.rows += 1;
@@ -83,15 +116,17 @@ async function* copyLines(records: AsyncIterable<RawRecord> | Iterable<RawRecord
   if (buf) yield buf;
 }
 
-async function fail(client: pg.PoolClient, sql: string, params: unknown[], message: (r: Record<string, unknown>) => string) {
+async function fail(client: pg.PoolClient, file: string | null, sql: string, params: unknown[], message: (r: Record<string, unknown>) => string) {
   const r = await client.query(sql, params);
-  if (r.rowCount) throw new ObservationError(message(r.rows[0]), (r.rows[0].line as number | undefined) ?? null);
+  if (r.rowCount) throw new ObservationError(message(r.rows[0]), (r.rows[0].line as number | undefined) ?? null, { file });
 }
 
 /**
  * Ingests observations (from a file reader or an importer). The whole input is validated and
- * checked before the first write; each day is then merged in its own transaction.
- * @throws ObservationError for any malformed row or inconsistent input (nothing written).
+ * checked before the first write; each day is then merged in its own transaction. Concurrent
+ * ingests touching the same retailer run one after the other (advisory lock per retailer).
+ * @throws ObservationError for any malformed row (file, line and column named), a day after
+ *   `opts.today`, or inconsistent input (nothing written); RangeError for a malformed `opts.today`.
  */
 export async function ingest(
   pool: pg.Pool,
@@ -99,7 +134,10 @@ export async function ingest(
   opts: IngestOptions = {},
 ): Promise<IngestResult> {
   const mode = opts.mode ?? 'snapshot';
+  const today = opts.today ?? nzToday();
+  if (!isDay(today)) throw new RangeError(`today must be a day YYYY-MM-DD, not "${today}"`);
   const client = await pool.connect();
+  let locked: number[] = [];
   try {
     await client.query(DROP_TEMP);
     // Temp tables live in local buffers (default 8 MB); a day of a national panel needs more.
@@ -108,10 +146,11 @@ export async function ingest(
       line INT, day DATE, retailer TEXT, store TEXT, external_id TEXT, price INT, promo_price INT,
       promo_kind SMALLINT, multibuy_qty INT, multibuy_price INT, name TEXT, brand TEXT, size_text TEXT,
       gtin BIGINT, category_path JSONB, image TEXT, retailer_url TEXT, available BOOLEAN)`);
-    const counter = { rows: 0 };
+    const counter: StageCounter = { rows: 0, file: null };
+    const file = () => counter.file;
     const copy = client.query(copyFrom(`COPY stg_raw (${STAGE_COLUMNS.join(', ')}) FROM STDIN`));
     const t0 = performance.now();
-    await pipeline(Readable.from(copyLines(records, counter)), copy);
+    await pipeline(Readable.from(copyLines(records, counter, today)), copy);
     const t1 = performance.now();
     if (counter.rows === 0) return { rows: 0, days: [], merged: [], skipped: 0, listingIds: [], seconds: { stage: (t1 - t0) / 1000, check: 0, merge: 0 } };
 
@@ -121,17 +160,22 @@ export async function ingest(
       FROM stg_raw o LEFT JOIN retailer r ON r.slug = o.retailer
       LEFT JOIN store s ON s.retailer_id = r.id AND s.external_id = o.store`);
     await client.query('DROP TABLE stg_raw');
-    await fail(client, 'SELECT line, retailer FROM stg WHERE retailer_id IS NULL ORDER BY line LIMIT 1', [],
+    await fail(client, file(), 'SELECT line, retailer FROM stg WHERE retailer_id IS NULL ORDER BY line LIMIT 1', [],
       (r) => `unknown retailer "${r.retailer}"`);
-    await fail(client, 'SELECT line, retailer FROM stg WHERE national_only AND store IS NOT NULL ORDER BY line LIMIT 1', [],
+    await fail(client, file(), 'SELECT line, retailer FROM stg WHERE national_only AND store IS NOT NULL ORDER BY line LIMIT 1', [],
       (r) => `${r.retailer} has national prices only: leave store empty`);
-    await fail(client, 'SELECT line, retailer, store FROM stg WHERE store IS NOT NULL AND store_id IS NULL ORDER BY line LIMIT 1', [],
+    await fail(client, file(), 'SELECT line, retailer, store FROM stg WHERE store IS NOT NULL AND store_id IS NULL ORDER BY line LIMIT 1', [],
       (r) => `unknown store "${r.store}" of ${r.retailer} (import the store list first)`);
-    await fail(client, `SELECT max(line) AS line, external_id, store, day::text FROM stg
+    await fail(client, file(), `SELECT max(line) AS line, external_id, store, day::text FROM stg
       GROUP BY retailer_id, store_id, store, external_id, day HAVING count(*) > 1 ORDER BY 1 LIMIT 1`, [],
       (r) => `duplicate observation of ${r.external_id} at store "${r.store ?? ''}" on ${r.day}`);
     await client.query('CREATE INDEX ON stg (day)');
     await client.query('ANALYZE stg');
+
+    // One ingest per retailer at a time (ascending ids, so two multi-chain ingests cannot deadlock):
+    // everything below reads and writes the chain's state as the previous ingest left it.
+    locked = (await client.query<{ id: number }>('SELECT DISTINCT retailer_id AS id FROM stg ORDER BY 1')).rows.map((r) => r.id);
+    for (const id of locked) await client.query('SELECT pg_advisory_lock($1, $2)', [INGEST_LOCK_CLASS, id]);
 
     const inputDays = (await client.query<{ day: string }>('SELECT DISTINCT day::text AS day FROM stg ORDER BY 1')).rows.map((r) => r.day);
     // Collections (one per retailer-day) and their digests: identical re-ingest is skipped,
@@ -141,17 +185,17 @@ export async function ingest(
              md5(string_agg(concat_ws('|', coalesce(store, ''), external_id, price, promo_price, promo_kind, multibuy_qty, multibuy_price), ','
                ORDER BY coalesce(store, ''), external_id)) AS digest
       FROM stg GROUP BY retailer_id, day`);
-    await fail(client, `SELECT sc.line, r.slug, sc.day::text FROM stg_coll sc JOIN retailer r ON r.id = sc.retailer_id
+    await fail(client, file(), `SELECT sc.line, r.slug, sc.day::text FROM stg_coll sc JOIN retailer r ON r.id = sc.retailer_id
       JOIN collection c ON c.retailer_id = sc.retailer_id AND c.store_id IS NULL AND c.day = sc.day
       WHERE c.digest <> sc.digest ORDER BY sc.line LIMIT 1`, [],
       (r) => `${r.slug} ${r.day} was already ingested with different observations (a chain's day is ingested once, from one file)`);
     const skipped = (await client.query(`DELETE FROM stg_coll sc USING collection c
       WHERE c.retailer_id = sc.retailer_id AND c.store_id IS NULL AND c.day = sc.day`)).rowCount ?? 0;
     await client.query('DELETE FROM stg WHERE NOT EXISTS (SELECT 1 FROM stg_coll sc WHERE sc.retailer_id = stg.retailer_id AND sc.day = stg.day)');
-    await fail(client, `SELECT sc.line, r.slug, sc.day::text, r.last_national_day::text AS last FROM stg_coll sc
+    await fail(client, file(), `SELECT sc.line, r.slug, sc.day::text, r.last_national_day::text AS last FROM stg_coll sc
       JOIN retailer r ON r.id = sc.retailer_id WHERE sc.day <= r.last_national_day ORDER BY sc.line LIMIT 1`, [],
       (r) => `${r.slug} ${r.day} is not after the last ingested day ${r.last} (history is append-only)`);
-    await fail(client, `SELECT min(s.line) AS line, st.external_id, s.day::text, st.last_day::text AS last FROM stg s
+    await fail(client, file(), `SELECT min(s.line) AS line, st.external_id, s.day::text, st.last_day::text AS last FROM stg s
       JOIN store st ON st.id = s.store_id WHERE s.day <= st.last_day GROUP BY st.external_id, s.day, st.last_day ORDER BY 1 LIMIT 1`, [],
       (r) => `store ${r.external_id}: ${r.day} is not after its last ingested day ${r.last}`);
 
@@ -177,8 +221,17 @@ export async function ingest(
     const seconds = { stage: (t1 - t0) / 1000, check: (t2 - t1) / 1000, merge: (t3 - t2) / 1000 };
     return { rows: counter.rows, days: inputDays, merged: days, skipped, listingIds, seconds };
   } finally {
-    await client.query(DROP_TEMP).catch(() => {});
-    client.release();
+    let broken = false;
+    for (const id of locked) {
+      await client.query('SELECT pg_advisory_unlock($1, $2)', [INGEST_LOCK_CLASS, id]).catch(() => {
+        broken = true;
+      });
+    }
+    await client.query(DROP_TEMP).catch(() => {
+      broken = true;
+    });
+    // A connection that could not release its locks must not go back to the pool holding them.
+    client.release(broken);
   }
 }
 
