@@ -68,10 +68,17 @@ export interface Budget {
   /** `RateLimit-Policy` value: `300;w=60, 10000;w=86400`. */
   readonly policy: string;
   /**
-   * Counts one request for `key` in every window and decides.
+   * Counts `points` requests (default 1; an MCP batch of n calls costs n) for `key` in every window
+   * and decides; refused points count too.
    * @throws only on an unexpected store error with no insurance (never with the defaults).
    */
-  consume(key: string): Promise<BudgetDecision>;
+  consume(key: string, points?: number): Promise<BudgetDecision>;
+  /**
+   * The state of `key`'s budget without counting anything (for responses that show the budget but
+   * are not charged to it, such as /healthz and /graphql): always allowed.
+   * @throws on a store error (the caller then sends no RateLimit headers).
+   */
+  peek(key: string): Promise<BudgetDecision>;
   /** Re-arms {@link BudgetOptions.onFallback} (call when Redis is ready again). */
   storeRecovered(): void;
 }
@@ -144,8 +151,17 @@ export function createBudget({ windows, keyPrefix, redis, onFallback }: BudgetOp
     storeRecovered() {
       fallbackReported = false;
     },
-    async consume(key) {
-      const settled = await Promise.allSettled(limiters.map((l) => l.consume(key)));
+    async peek(key) {
+      const got = await Promise.all(limiters.map((l) => l.get(key)));
+      const states = got.map((res, i): WindowState =>
+        res === null
+          ? { ...windows[i], remaining: windows[i].points, resetSeconds: windows[i].seconds, refused: false }
+          : stateOf(windows[i], res, false),
+      );
+      return { ...decide(states), allowed: true, retryAfterSeconds: null };
+    },
+    async consume(key, points = 1) {
+      const settled = await Promise.allSettled(limiters.map((l) => l.consume(key, points)));
       const states = settled.map((s, i) => {
         if (s.status === 'fulfilled') return stateOf(windows[i], s.value, false);
         if (s.reason instanceof RateLimiterRes) return stateOf(windows[i], s.reason, true);

@@ -7,8 +7,11 @@
  *   Every such response carries RateLimit-Limit, -Remaining, -Reset (the tighter window, integer
  *   seconds) and RateLimit-Policy (both windows); a refused request gets 429, Retry-After (integer
  *   seconds) and the Error body with `bulk_data` (the export manifest) and `docs`.
+ * - Shown but not charged: /healthz and /graphql (its own per-field limiter) carry the client's
+ *   RateLimit headers as they stand (the contract lists /healthz among the operations whose
+ *   responses carry them), without counting.
  * - Not budgeted and without RateLimit headers: /data/latest/* (export files, never limited),
- *   /healthz, /openapi.*, /llms*.txt, /graphql (its own per-field limiter), and CORS preflight
+ *   /openapi.*, /llms*.txt, and CORS preflight
  *   (OPTIONS; answered by @fastify/cors without touching data, and a browser sends one before many
  *   cross-origin requests — counting it would halve a browser client's budget).
  * - Client address: `req.ip` — the socket address, or X-Forwarded-For only when TRUST_PROXY is set
@@ -62,9 +65,36 @@ export interface RateLimitedBody extends ErrorBody {
   error: ErrorBody['error'] & { bulk_data: string; docs: string };
 }
 
+/** What {@link FastifyInstance.chargeBudget} decided. */
+export interface BudgetCharge {
+  /** The 429 Error body when the units did not fit the budget (the caller sends it with status 429); null when allowed. */
+  refused: RateLimitedBody | null;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Charges `units` more units of the per-IP budget to the client of `req` (a budgeted request
+     * that stands for several calls, e.g. an MCP batch: the request's own unit is charged by the
+     * onRequest hook). The response then carries the RateLimit headers of this charge, and
+     * Retry-After when refused. Present only when the budget is registered.
+     */
+    chargeBudget?: (req: FastifyRequest, units: number) => Promise<BudgetCharge>;
+  }
+}
+
 /** Whether a path (routed pattern or raw path without query) falls under the budget. */
 export function isBudgetedPath(path: string): boolean {
   return path === '/api/v1' || path.startsWith('/api/v1/') || path === '/mcp' || path.startsWith('/mcp/');
+}
+
+/**
+ * Paths whose responses carry the client's RateLimit headers without being charged to the budget:
+ * /healthz (an operation the contract lists: "every response listed carries the rate-limit
+ * headers"; probes must not spend a client's budget) and /graphql (its own per-field limits).
+ */
+export function isShownBudgetPath(path: string): boolean {
+  return path === '/healthz' || path === '/graphql';
 }
 
 /** Opens the shared store and waits (bounded) for it; start-up never fails on Redis. */
@@ -138,23 +168,11 @@ export async function registerRateLimit(app: FastifyInstance, { env, overrides =
 
   const decisions = new WeakMap<FastifyRequest, BudgetDecision>();
 
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.method === 'OPTIONS') return;
-    const path = req.routeOptions.url ?? req.url.split('?')[0];
-    if (!isBudgetedPath(path)) return;
-    let decision: BudgetDecision;
-    try {
-      decision = await budget.consume(clientKey(req.ip ?? 'unknown'));
-    } catch (err) {
-      // Only reachable on an unexpected store error without insurance: serve rather than fail.
-      req.log.error({ err }, 'rate limit: budget unavailable; request served uncounted');
-      return;
-    }
-    decisions.set(req, decision);
-    if (decision.allowed) return;
+  /** The 429 body of a refused decision. */
+  const refusal = (decision: BudgetDecision): RateLimitedBody => {
     const { points, seconds } = decision.tighter;
     const per = seconds === 60 ? 'minute' : seconds === 86_400 ? 'day' : `${seconds} s`;
-    const body: RateLimitedBody = {
+    return {
       error: {
         ...errorBody(
           429,
@@ -164,7 +182,44 @@ export async function registerRateLimit(app: FastifyInstance, { env, overrides =
         ...links,
       },
     };
-    return reply.code(429).type('application/json; charset=utf-8').send(body);
+  };
+
+  /** Counts `units` for the client of `req`; null when the store failed (served uncounted). */
+  const charge = async (req: FastifyRequest, units: number): Promise<BudgetDecision | null> => {
+    let decision: BudgetDecision;
+    try {
+      decision = await budget.consume(clientKey(req.ip ?? 'unknown'), units);
+    } catch (err) {
+      // Only reachable on an unexpected store error without insurance: serve rather than fail.
+      req.log.error({ err }, 'rate limit: budget unavailable; request served uncounted');
+      return null;
+    }
+    decisions.set(req, decision);
+    return decision;
+  };
+
+  app.decorate('chargeBudget', async (req: FastifyRequest, units: number): Promise<BudgetCharge> => {
+    if (!Number.isInteger(units) || units < 0) throw new RangeError(`budget units must be a non-negative integer, not ${units}`);
+    if (units === 0) return { refused: null };
+    const decision = await charge(req, units);
+    return { refused: decision && !decision.allowed ? refusal(decision) : null };
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.method === 'OPTIONS') return;
+    const path = req.routeOptions.url ?? req.url.split('?')[0];
+    if (isShownBudgetPath(path)) {
+      try {
+        decisions.set(req, await budget.peek(clientKey(req.ip ?? 'unknown')));
+      } catch {
+        // The store is unreachable: no headers rather than a failed request.
+      }
+      return;
+    }
+    if (!isBudgetedPath(path)) return;
+    const decision = await charge(req, 1);
+    if (!decision || decision.allowed) return;
+    return reply.code(429).type('application/json; charset=utf-8').send(refusal(decision));
   });
 
   app.addHook('onSend', async (req, reply, payload) => {

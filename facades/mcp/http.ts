@@ -13,8 +13,10 @@
  *   SDK's default stateless fallback would answer over SSE, hence this small leg (the composition
  *   `isLegacyRequest` documents).
  *
- * Our own code here is glue only: the Content-Type gate the SDK asks compositions to apply, and
- * aligning the legacy leg's HTTP statuses with the contract (an unknown method is 404 in every era).
+ * Our own code here is glue only: the Content-Type gate the SDK asks compositions to apply, the
+ * batch gate (./batch.ts: size-bounded, 2025-03-26 only, each message admitted by the caller's
+ * budget before anything runs), and aligning the legacy leg's HTTP statuses with the contract (an
+ * unknown method is 404 in every era). Both legs get the same body-size bound as the route.
  */
 import {
   createMcpHandler,
@@ -24,17 +26,26 @@ import {
   type McpHttpHandler,
   type McpServerFactory,
 } from '@modelcontextprotocol/server';
+import { batchVerdict, INVALID_REQUEST, MAX_BODY_BYTES } from './batch.js';
 
 /** JSON-RPC "Method not found". */
 export const METHOD_NOT_FOUND = -32601;
+
+/**
+ * Asked before an admissible JSON-RPC batch of `messages` messages is served: resolves with nothing
+ * to go ahead, or with the response to send instead (429 when the client's budget cannot cover it).
+ */
+export type BatchAdmission = (messages: number) => Promise<Response | undefined>;
 
 /** A stateless MCP endpoint: one web-standard exchange at a time, nothing kept in between. */
 export interface McpEndpoint {
   /**
    * Serves one POST: resolves with the JSON-RPC answer (200 JSON), 202 for notifications, or a
-   * JSON-RPC error with its HTTP status (400, 404, 406, 413, 415). Never rejects for bad input.
+   * JSON-RPC error with its HTTP status (400, 404, 406, 413, 415). A JSON-RPC batch is refused (400,
+   * -32600) unless ./batch.ts admits it, and then served only if `admit` (when given) lets it
+   * through; otherwise its answer is sent instead. Never rejects for bad input.
    */
-  handle(request: Request): Promise<Response>;
+  handle(request: Request, admit?: BatchAdmission): Promise<Response>;
   /** Aborts in-flight exchanges (server shutdown). */
   close(): Promise<void>;
 }
@@ -53,14 +64,24 @@ export function createMcpEndpoint(factory: McpServerFactory, onerror?: (error: E
   // Created on first use: the SDK prints a one-line notice about responseMode 'json' when the
   // handler is built, which servers that never see an MCP request (most tests) need not print.
   let modern: McpHttpHandler | undefined;
-  const modernHandler = () => (modern ??= createMcpHandler(factory, { legacy: 'reject', responseMode: 'json', onerror }));
+  const modernHandler = () =>
+    (modern ??= createMcpHandler(factory, { legacy: 'reject', responseMode: 'json', onerror, maxRequestBodySize: MAX_BODY_BYTES }));
   return {
-    async handle(request) {
+    async handle(request, admit) {
       if (request.method.toUpperCase() !== 'POST') return jsonRpcError(405, -32000, 'Method not allowed.');
       if (!isJsonContentType(request.headers.get('content-type'))) {
         return jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
       }
-      if (await isLegacyRequest(request)) return serveLegacy(factory, request, onerror);
+      const verdict = batchVerdict(await request.clone().text(), request.headers.get('mcp-protocol-version'));
+      if (verdict.kind === 'refused') {
+        onerror?.(new Error(verdict.message));
+        return jsonRpcError(400, INVALID_REQUEST, verdict.message);
+      }
+      if (verdict.kind === 'batch' && admit) {
+        const refusal = await admit(verdict.size);
+        if (refusal) return refusal;
+      }
+      if (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })) return serveLegacy(factory, request, onerror);
       return modernHandler().fetch(request);
     },
     close: async () => {
@@ -75,7 +96,11 @@ export function createMcpEndpoint(factory: McpServerFactory, onerror?: (error: E
  */
 async function serveLegacy(factory: McpServerFactory, request: Request, onerror?: (error: Error) => void): Promise<Response> {
   const server = await factory({ era: 'legacy', requestInfo: request });
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: MAX_BODY_BYTES,
+  });
   transport.onerror = (e) => onerror?.(e);
   try {
     await server.connect(transport);

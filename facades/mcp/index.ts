@@ -9,15 +9,24 @@
  * body for GET, DELETE, PUT and PATCH (no SSE stream, no sessions to end). Responses are JSON; the
  * one exception is the SDK's `subscriptions/listen` answer, which the protocol frames as SSE and
  * which closes at once here (nothing can change), streamed through the reply so hooks still run.
+ *
+ * Bounds (issue 13 #1; rules in ./batch.ts): the body is at most {@link MAX_BODY_BYTES} bytes (else
+ * 413 with the Error body); a JSON-RPC batch is refused (400, -32600) unless it is 2025-03-26 traffic
+ * of at most ten messages, and an admitted batch of n messages costs n units of the per-IP budget:
+ * the app's budget hook charged the POST itself, and the other n - 1 units are charged through the
+ * budget's `chargeBudget` (facades/http/ratelimit.ts) before anything runs. When they do not fit, the
+ * answer is the budget's own 429 (Error body, Retry-After); either way the response carries the
+ * RateLimit headers of the whole charge.
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { publicBaseUrl, type Env } from '../../src/env.js';
 import { errorBody, type Executor } from '../execute.js';
 import type { MetaDocuments } from '../meta/index.js';
 import type { AnyOperation } from '../operation.js';
-import { createMcpEndpoint, type McpEndpoint } from './http.js';
+import { MAX_BODY_BYTES } from './batch.js';
+import { createMcpEndpoint, type BatchAdmission, type McpEndpoint } from './http.js';
 import { createServerFactory } from './server.js';
 
 /** What {@link registerMcp} needs. */
@@ -55,8 +64,21 @@ export async function registerMcp(app: FastifyInstance, opts: McpOptions): Promi
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    scope.setErrorHandler((err: FastifyError, _req, reply) => {
+      if (err.statusCode !== 413) throw err; // the app's own error handler answers the rest
+      return reply.code(413).send(errorBody(413, `Request body too large: POST ${MCP_PATH} accepts at most ${MAX_BODY_BYTES} bytes`));
+    });
 
-    scope.post(MCP_PATH, (req, reply) => serve(endpoint, req, reply));
+    scope.post(MCP_PATH, { bodyLimit: MAX_BODY_BYTES }, (req, reply) => {
+      // The POST paid one unit in the budget hook; a batch of n pays the other n − 1 here, and the
+      // budget's onSend hook then puts this charge's RateLimit headers on the answer.
+      const admit: BatchAdmission = async (messages) => {
+        const charged = await app.chargeBudget?.(req, messages - 1);
+        if (!charged?.refused) return undefined;
+        return new Response(JSON.stringify(charged.refused), { status: 429, headers: { 'content-type': 'application/json; charset=utf-8' } });
+      };
+      return serve(endpoint, req, reply, admit);
+    });
     scope.route({
       method: ['GET', 'DELETE', 'PUT', 'PATCH'],
       url: MCP_PATH,
@@ -68,8 +90,8 @@ export async function registerMcp(app: FastifyInstance, opts: McpOptions): Promi
 }
 
 /** Runs one exchange through `endpoint` and sends its answer through Fastify (hooks included). */
-async function serve(endpoint: McpEndpoint, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const response = await endpoint.handle(toWebRequest(req, reply));
+async function serve(endpoint: McpEndpoint, req: FastifyRequest, reply: FastifyReply, admit?: BatchAdmission): Promise<FastifyReply> {
+  const response = await endpoint.handle(toWebRequest(req, reply), admit);
   reply.code(response.status);
   response.headers.forEach((value, name) => {
     if (name !== 'content-length' && name !== 'mcp-session-id') reply.header(name, value);

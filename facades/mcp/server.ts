@@ -2,7 +2,8 @@
  * The MCP server definition: one factory producing a fresh, fully registered `McpServer` per HTTP
  * exchange (the SDK's stateless serving model), shared by the 2026-07-28 path and the legacy
  * 2025-era path so the two eras can never drift apart. Tools come from the operation registry
- * (./tools.ts), resources from the generated descriptions (./resources.ts).
+ * (./tools.ts), resources from the generated descriptions (./resources.ts), prompts from ./prompts.ts
+ * (checked against the same registry).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { ROOT_DIR } from '../../src/env.js';
 import type { Executor } from '../execute.js';
 import type { MetaDocuments } from '../meta/index.js';
 import type { AnyOperation } from '../operation.js';
+import { promptDefinitions, registerPrompts, type PromptDefinition } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerTools, toolDefinitions } from './tools.js';
 
@@ -34,15 +36,20 @@ export const SERVER_INFO: Readonly<{ name: string; title: string; version: strin
 
 /**
  * Cache hint of every cacheable 2026-07-28 result (`ttlMs`/`cacheScope` on tools/list,
- * resources/list, resources/read and server/discover): the HTTP rule of the whole API,
+ * prompts/list, resources/list, resources/read and server/discover): the HTTP rule of the whole API,
  * `Cache-Control: public, max-age=300` (api-spec "Global conventions: Caching").
  */
 export const CACHE_HINT: Readonly<CacheHint> = Object.freeze({ ttlMs: 300_000, cacheScope: 'public' as const });
 
-const INSTRUCTIONS =
-  'Read-only lookups of New Zealand supermarket shelf prices (integer NZ cents, NZ calendar days). ' +
-  'Every tool returns the same JSON as the REST operation of the same name under /api/v1. ' +
-  'For bulk work use the nightly export (resource export-manifest), not repeated tool calls.';
+/** The `instructions` of `initialize` and `server/discover`, naming the prompts that are registered. */
+function instructions(prompts: readonly PromptDefinition[]): string {
+  return (
+    'Read-only lookups of New Zealand supermarket shelf prices (integer NZ cents, NZ calendar days). ' +
+    'Every tool returns the same JSON as the REST operation of the same name under /api/v1. ' +
+    `Prompts (${prompts.map((p) => p.name).join(', ')}) spell out common workflows with these tools. ` +
+    'For bulk work use the nightly export (resource export-manifest), not repeated tool calls.'
+  );
+}
 
 /** What {@link createServerFactory} needs. */
 export interface ServerFactoryOptions {
@@ -60,19 +67,27 @@ export interface ServerFactoryOptions {
 
 /**
  * A factory of fresh `McpServer` instances (one per exchange; the SDK refuses to reuse one) with
- * the registry's tools and the three resources. Capabilities: tools and resources, neither with
- * `listChanged` nor `subscribe` (the lists are fixed for the life of the process).
- * @throws when a tool's schemas cannot be built (see toolDefinitions), at creation, not per request.
+ * the registry's tools, the prompts and the three resources. Capabilities: tools, prompts and
+ * resources, none with `listChanged` nor `subscribe` (the lists are fixed for the life of the process).
+ * @throws when a tool's schemas cannot be built (see toolDefinitions) or a prompt names a tool the
+ *   registry does not publish (see promptDefinitions), at creation, not per request.
  */
 export function createServerFactory(opts: ServerFactoryOptions): McpServerFactory {
   const tools = toolDefinitions(opts.operations);
+  const prompts = promptDefinitions(opts.operations);
+  const text = instructions(prompts);
   return () => {
     const server = new McpServer(SERVER_INFO, {
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } },
-      instructions: INSTRUCTIONS,
+      capabilities: {
+        tools: { listChanged: false },
+        prompts: { listChanged: false },
+        resources: { listChanged: false, subscribe: false },
+      },
+      instructions: text,
       supportedProtocolVersions: [...SUPPORTED_REVISIONS],
       cacheHints: {
         'tools/list': CACHE_HINT,
+        'prompts/list': CACHE_HINT,
         'resources/list': CACHE_HINT,
         'resources/templates/list': CACHE_HINT,
         'resources/read': CACHE_HINT,
@@ -80,6 +95,7 @@ export function createServerFactory(opts: ServerFactoryOptions): McpServerFactor
       },
     });
     registerTools(server, tools, opts.run, opts.onFailure);
+    registerPrompts(server, prompts);
     registerResources(server, opts.documents, opts.baseUrl);
     return server;
   };

@@ -2,7 +2,9 @@
  * POST /mcp end to end: the real server (createServer + listen on a free port) over a test database
  * with real prices, driven by the MCP SDK's own client over streamable HTTP in both eras: revision
  * 2026-07-28 (negotiated with `server/discover`, per-request `_meta`) and the legacy 2025-11-25
- * `initialize` handshake. Tool results are compared with the REST answers fetched over HTTP.
+ * `initialize` handshake. Tool results are compared with the REST answers fetched over HTTP. Also
+ * the prompts through the SDK client in both eras, and the request bounds (issue 13 #1) over a real
+ * socket: an oversized body, a batch of 100 and a budgeted small batch.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { FastifyInstance } from 'fastify';
@@ -159,5 +161,51 @@ describe('legacy era (2025-11-25 initialize handshake)', () => {
     expectStatelessJson(seen);
     // the 2025 client may try the standalone GET stream; a stateless server refuses it with 405
     for (const s of seen.filter((x) => x.method !== 'POST')) expect(s.status).toBe(405);
+  });
+});
+
+const PROMPTS = ['compare_basket', 'is_special_real', 'price_history'];
+
+describe('prompts through the SDK client', () => {
+  it.each(['auto', 'legacy'] as const)('%s: lists the prompts and gets one naming registry tools', async (mode) => {
+    const { client, seen } = await connect(mode);
+    try {
+      const { prompts } = await client.listPrompts();
+      expect(prompts.map((p) => p.name)).toEqual(PROMPTS);
+      expect(prompts[0].arguments?.map((a) => [a.name, a.required])).toEqual([['items', true], ['area', false]]);
+      const got = await client.getPrompt({ name: 'is_special_real', arguments: { id: String(seed.listingIds.get('woolworths:42246')) } });
+      const message = got.messages[0];
+      expect(message.role).toBe('user');
+      const text = message.content.type === 'text' ? message.content.text : '';
+      expect(text).toContain('`get_listing_history`');
+      for (const [, name] of text.matchAll(/`([a-z_]+)`/g)) if (operations.some((op) => op.name === name)) expect(toolNames).toContain(name);
+      await expect(client.getPrompt({ name: 'compare_basket', arguments: {} })).rejects.toThrow(/compare_basket/);
+    } finally {
+      await client.close();
+    }
+    expectStatelessJson(seen.filter((s) => s.status < 400));
+  });
+});
+
+describe('request bounds over a socket (issue 13 #1)', () => {
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+  const call = (i: number) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'list_retailers', arguments: {} } });
+
+  it('a body over 64 KiB is 413 with the Error body', async () => {
+    const r = await post(JSON.stringify({ ...call(1), params: { name: 'search_listings', arguments: { q: 'x'.repeat(100_000) } } }), { 'mcp-protocol-version': '2025-11-25' });
+    expect(r.status).toBe(413);
+    expect(await r.json()).toEqual({ error: { status: 413, message: expect.stringContaining('too large') } });
+  });
+
+  it('a batch of 100 tools/call is 400 with -32600; a batch of 3 costs 3 units', async () => {
+    const hundred = await post(JSON.stringify(Array.from({ length: 100 }, (_, i) => call(i + 1))));
+    expect(hundred.status).toBe(400);
+    expect(await hundred.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    const before = Number(hundred.headers.get('ratelimit-remaining'));
+    const three = await post(JSON.stringify([call(1), call(2), call(3)]));
+    expect(three.status).toBe(200);
+    expect(((await three.json()) as unknown[]).length).toBe(3);
+    expect(Number(three.headers.get('ratelimit-remaining'))).toBe(before - 3);
   });
 });

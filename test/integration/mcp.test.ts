@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createExecutor } from '../../facades/execute.js';
 import { registerMcp } from '../../facades/mcp/index.js';
+import { basketItems, historyTarget, promptDefinitions } from '../../facades/mcp/prompts.js';
 import type { MetaDocuments } from '../../facades/meta/index.js';
 import { operations } from '../../facades/operations.js';
 import { createServer } from '../../facades/server.js';
@@ -52,7 +53,7 @@ async function send(target: FastifyInstance, payload: string, headers: Record<st
 
 /** A 2026-07-28 request: `_meta` envelope plus the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers. */
 function modern(method: string, params: Json = {}, opts: { headers?: Record<string, string>; target?: FastifyInstance; notification?: boolean } = {}) {
-  const name = method === 'tools/call' ? params.name : method === 'resources/read' ? params.uri : undefined;
+  const name = method === 'tools/call' || method === 'prompts/get' ? params.name : method === 'resources/read' ? params.uri : undefined;
   const message = { jsonrpc: '2.0', ...(opts.notification ? {} : { id: nextId++ }), method, params: { ...params, _meta: ENVELOPE } };
   const headers = { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name !== undefined && { 'mcp-name': String(name) }), ...opts.headers };
   return send(opts.target ?? app, JSON.stringify(message), headers);
@@ -427,5 +428,216 @@ describe('resources', () => {
     const r = await modern('resources/read', { uri: 'http://localhost:8080/openapi.json' });
     const served = await app.inject({ method: 'GET', url: '/openapi.json' });
     expect(r.body.result.contents[0].text).toBe(served.body);
+  });
+});
+
+/** A 2025-03-26-style JSON-RPC batch of `n` tools/call list_retailers requests (no envelope). */
+function batchOf(n: number, tool = 'list_retailers'): Json[] {
+  return Array.from({ length: n }, () => ({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: tool, arguments: {} } }));
+}
+
+describe('batches and body size (issue 13 #1: a batch of 100 tools/call cost one unit)', () => {
+  let counted: FastifyInstance;
+  let calls = 0;
+
+  beforeAll(async () => {
+    const run = createExecutor(db);
+    counted = Fastify();
+    const documents: MetaDocuments = {
+      openapi: {},
+      openapiJson: '{}',
+      openapiYaml: '',
+      llmsTxt: '',
+      llmsFullTxt: '',
+      exportManifest: async () => null,
+    };
+    await registerMcp(counted, { run: async (op, args) => ((calls += 1), run(op, args)), operations, documents, env });
+    await counted.ready();
+  });
+  afterAll(async () => counted?.close());
+
+  it('a batch of 100 tools/call is refused with 400 and -32600 before any tool runs, in every era', async () => {
+    calls = 0;
+    const payload = JSON.stringify(batchOf(100));
+    for (const headers of [{}, { 'mcp-protocol-version': '2025-03-26' }, { 'mcp-protocol-version': '2025-11-25' }] as Record<string, string>[]) {
+      const r = await send(counted, payload, headers);
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('batch') } });
+    }
+    expect(calls).toBe(0);
+  });
+
+  it('batches are refused outright for revisions that removed them (2025-06-18 and later)', async () => {
+    calls = 0;
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      const r = await send(counted, JSON.stringify(batchOf(2)), { 'mcp-protocol-version': version });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatchObject({ code: -32600, message: expect.stringContaining(version) });
+    }
+    const modernBatch = batchOf(2).map((m) => ({ ...m, params: { ...m.params, _meta: ENVELOPE } }));
+    const m = await send(counted, JSON.stringify(modernBatch), { 'mcp-protocol-version': MODERN });
+    expect(m.status).toBe(400);
+    expect(m.body.error.code).toBe(-32600);
+    const empty = await send(counted, '[]', {});
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.code).toBe(-32600);
+    expect(calls).toBe(0);
+  });
+
+  it('a small 2025-03-26 batch is served, one answer per call', async () => {
+    calls = 0;
+    const batch = batchOf(3);
+    const r = await send(counted, JSON.stringify(batch), {});
+    expect(r.status).toBe(200);
+    expect(Array.isArray(r.body)).toBe(true);
+    const answers = r.body as unknown as Json[];
+    expect(answers.map((a) => a.id).sort()).toEqual(batch.map((m) => m.id).sort());
+    for (const a of answers) expect(a.result.isError ?? false).toBe(false);
+    expect(calls).toBe(3);
+  });
+
+  it('each call of a batch costs one unit of the per-IP budget: RateLimit-Remaining drops by n', async () => {
+    const before = await modern('tools/list');
+    const remainingBefore = Number(before.headers['ratelimit-remaining']);
+    const r = await send(app, JSON.stringify(batchOf(4)), {});
+    expect(r.status).toBe(200);
+    expect((r.body as unknown as Json[]).length).toBe(4);
+    expect(Number(r.headers['ratelimit-remaining'])).toBe(remainingBefore - 4);
+    const after = await modern('tools/list');
+    expect(Number(after.headers['ratelimit-remaining'])).toBe(remainingBefore - 5);
+  });
+
+  it('a batch exceeding the remaining budget is 429 in the Error shape with Retry-After instead of any answer', async () => {
+    const small = await createServer({ db, env, rateLimit: { perMinute: 5, perDay: 1000, keyPrefix: 'mcp-batch' } });
+    try {
+      const first = await send(small, JSON.stringify(batchOf(3)), {});
+      expect(first.status).toBe(200);
+      expect(first.headers['ratelimit-remaining']).toBe('2');
+      const over = await send(small, JSON.stringify(batchOf(3)), {});
+      expect(over.status).toBe(429);
+      expect(over.body).toMatchObject({ error: { status: 429, message: expect.any(String), bulk_data: expect.any(String), docs: expect.any(String) } });
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+      expect(over.headers['ratelimit-remaining']).toBe('0');
+      expect(over.headers['ratelimit-limit']).toBe('5');
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('a body over the limit is 413 in the Error shape, budgeted like any request', async () => {
+    const big = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'search_listings', arguments: { q: 'x'.repeat(200_000) } } });
+    const r = await app.inject({ method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': '2025-11-25' }, payload: big });
+    expect(r.statusCode).toBe(413);
+    expect(r.json()).toEqual({ error: { status: 413, message: expect.stringContaining('too large') } });
+    expect(r.headers['ratelimit-remaining']).toBeDefined();
+  });
+});
+
+describe('prompts (issue 13, "MCP prompts")', () => {
+  const PROMPTS = ['compare_basket', 'is_special_real', 'price_history'];
+  const definitions = promptDefinitions(operations);
+  /** The tools a rendered message names: backquoted names of registry operations, internal ones included. */
+  const named = (text: string) => [...text.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).filter((w) => operations.some((op) => op.name === w));
+
+  it('prompts/list shows them with titles, descriptions and their arguments, in both eras', async () => {
+    for (const r of [await modern('prompts/list'), await legacy('prompts/list'), await legacy('prompts/list', {}, '2025-03-26')]) {
+      expect(r.status).toBe(200);
+      const listed = r.body.result.prompts as Json[];
+      expect(listed.map((p) => p.name)).toEqual(PROMPTS);
+      for (const p of listed) {
+        expect(p.title, p.name).toEqual(expect.any(String));
+        expect(p.description.length, p.name).toBeGreaterThan(20);
+        for (const a of p.arguments) expect(a.description, `${p.name}.${a.name}`).toEqual(expect.any(String));
+      }
+      const args = (name: string) => (listed.find((p) => p.name === name)!.arguments as Json[]).map((a) => [a.name, a.required]);
+      expect(args('compare_basket')).toEqual([['items', true], ['area', false]]);
+      expect(args('is_special_real')).toEqual([['id', true], ['kind', false]]);
+      expect(args('price_history')).toEqual([['query', true]]);
+    }
+  });
+
+  it('prompts/list is a cacheable 2026-07-28 result and the capability is announced in both eras', async () => {
+    const { result } = (await modern('prompts/list')).body;
+    expect(result).toMatchObject({ resultType: 'complete', ttlMs: 300_000, cacheScope: 'public' });
+    expect((await modern('server/discover')).body.result.capabilities.prompts).toEqual({ listChanged: false });
+    const init = await legacy('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'vitest', version: '1.0.0' } });
+    expect(init.body.result.capabilities.prompts).toEqual({ listChanged: false });
+    expect(init.body.result.instructions).toContain('compare_basket');
+  });
+
+  it('every tool a prompt names is a published tool of the registry (tools/list)', async () => {
+    const listed = ((await modern('tools/list')).body.result.tools as Json[]).map((t) => t.name);
+    expect(definitions.map((d) => d.name)).toEqual(PROMPTS);
+    for (const d of definitions) {
+      expect(d.tools.length, d.name).toBeGreaterThan(0);
+      for (const op of d.tools) expect(listed, `${d.name} → ${op.name}`).toContain(op.name);
+    }
+  });
+
+  it('a prompt naming a tool the registry does not publish fails when the server is built', () => {
+    expect(() => promptDefinitions(operations.filter((op) => op.name !== 'get_listing_history'))).toThrow(/is_special_real.*get_listing_history/);
+    const internal = operations.map((op) => (op.name === 'search_products' ? { ...op, internal: true } : op));
+    expect(() => promptDefinitions(internal)).toThrow(/search_products/);
+  });
+
+  it.each([
+    ['compare_basket', { items: 'milk 2L, white bread , bananas,, Milk 2L', area: 'Canterbury' }, ['search_products', 'get_product_stores', 'list_stores'], ['"milk 2L"', '"white bread"', '"bananas"', 'Canterbury']],
+    ['compare_basket', { items: 'butter' }, ['search_products', 'get_product_stores'], ['"butter"']],
+    ['is_special_real', { id: '42' }, ['get_listing', 'get_listing_history'], ['listing 42']],
+    ['is_special_real', { id: '7', kind: 'product' }, ['get_product', 'get_product_history'], ['product 7']],
+    ['price_history', { query: 'anchor butter 500g' }, ['search_products', 'get_product', 'get_product_history', 'get_listing', 'get_listing_history', 'get_product_spread'], ['anchor butter 500g']],
+    ['price_history', { query: '9414400000000' }, ['lookup_gtin', 'get_product_history', 'get_listing_history'], ['9414400000000']],
+    ['price_history', { query: 'listing:12' }, ['get_listing', 'get_listing_history'], ['listing 12']],
+    ['price_history', { query: 'product:5' }, ['get_product', 'get_product_history'], ['product 5']],
+  ] as const)('prompts/get %s %j returns a user message naming existing tools, in both eras', async (name, args, tools, mentions) => {
+    const listed = ((await modern('tools/list')).body.result.tools as Json[]).map((t) => t.name);
+    const answers = [await modern('prompts/get', { name, arguments: args }), await legacy('prompts/get', { name, arguments: args })];
+    for (const r of answers) {
+      expect(r.status).toBe(200);
+      const { messages } = r.body.result;
+      expect(messages).toHaveLength(1);
+      expect(messages[0]).toMatchObject({ role: 'user', content: { type: 'text', text: expect.any(String) } });
+      const text = messages[0].content.text as string;
+      const used = named(text);
+      for (const tool of tools) expect(used, tool).toContain(tool);
+      for (const tool of used) expect(listed, tool).toContain(tool);
+      for (const m of mentions) expect(text).toContain(m);
+      expect(text).toContain('cents');
+    }
+    expect(answers[0].body.result.content).toBeUndefined();
+    expect(answers[0].body.result.description).toEqual(answers[1].body.result.description);
+  });
+
+  it('a basket lists each item once', async () => {
+    const text = (await modern('prompts/get', { name: 'compare_basket', arguments: { items: 'milk, Milk ,bread' } })).body.result.messages[0].content.text as string;
+    expect(text.match(/"milk"/gi)).toHaveLength(1);
+    expect(basketItems(' a , b,,A, c ')).toEqual(['a', 'b', 'c']);
+    expect(historyTarget('Product # 12')).toEqual({ kind: 'product', id: 12 });
+    expect(historyTarget('12345678')).toEqual({ kind: 'barcode', gtin: '12345678' });
+    expect(historyTarget('1234')).toEqual({ kind: 'search', q: '1234' });
+  });
+
+  it('a missing or bad argument is a JSON-RPC invalid-params error, not a 500, in both eras', async () => {
+    const bad: [string, Json][] = [
+      ['compare_basket', {}],
+      ['compare_basket', { items: ' , ,' }],
+      ['compare_basket', { items: Array.from({ length: 13 }, (_, i) => `item ${i}`).join(',') }],
+      ['is_special_real', {}],
+      ['is_special_real', { id: 'abc' }],
+      ['is_special_real', { id: '99999999999' }],
+      ['is_special_real', { id: '3', kind: 'store' }],
+      ['price_history', { query: '' }],
+    ];
+    for (const [name, args] of bad) {
+      for (const r of [await modern('prompts/get', { name, arguments: args }), await legacy('prompts/get', { name, arguments: args })]) {
+        expect(r.status, `${name} ${JSON.stringify(args)}`).toBe(200);
+        expect(r.body.error, `${name} ${JSON.stringify(args)}`).toMatchObject({ code: -32602, message: expect.stringContaining(name) });
+      }
+    }
+    const missing = await modern('prompts/get', { name: 'compare_basket' });
+    expect(missing.body.error.code).toBe(-32602);
+    const unknown = await modern('prompts/get', { name: 'teleport', arguments: {} });
+    expect(unknown.status).toBeLessThan(500);
+    expect(unknown.body.error.code).toBe(-32602);
   });
 });

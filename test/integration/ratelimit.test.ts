@@ -169,7 +169,8 @@ describe.each<Store>(['memory', 'redis'])('per-IP budget (%s store)', (store) =>
     expect(retry).toBeLessThanOrEqual(60);
     expect(refused.reset).toBe(retry);
     expect(refused.headers['content-type']).toMatch(/^application\/json/);
-    expect(refused.headers['cache-control']).toBe('public, max-age=300');
+    // A refusal is for this client and this moment: no cache may keep it (issue 13).
+    expect(refused.headers['cache-control']).toBe('no-store');
     // Still refused, whatever the path under the budget.
     expect429(await hit(app, '/api/v1/no-such-thing'));
     expect429(await mcp(app));
@@ -188,15 +189,26 @@ describe.each<Store>(['memory', 'redis'])('per-IP budget (%s store)', (store) =>
     expect429(await mcp(app));
   });
 
-  it('never limits /data/latest/* and leaves other paths out of the budget', async () => {
+  it('never limits /data/latest/* and leaves other paths out of the budget; /healthz and /graphql show it uncharged', async () => {
     const app = await server({ store, rateLimit: { perMinute: 2 } });
-    for (const url of ['/data/latest/manifest.json', '/data/latest/x', '/healthz', '/openapi.json', '/llms.txt']) {
+    for (const url of ['/data/latest/manifest.json', '/data/latest/x', '/openapi.json', '/llms.txt']) {
       expectNoBudgetHeaders(await hit(app, url));
+    }
+    // /healthz and /graphql show the client's budget without spending it.
+    for (const url of ['/healthz', '/graphql?query=%7B__typename%7D']) {
+      const r = await hit(app, url);
+      expectBudgetHeaders(r);
+      expect(r.remaining, url).toBe(2);
     }
     // None of those consumed anything.
     expect((await hit(app, '/api/v1/retailers')).remaining).toBe(1);
+    expect((await hit(app, '/healthz')).remaining).toBe(1);
     expect((await hit(app, '/api/v1/retailers')).remaining).toBe(0);
     expect429(await hit(app, '/api/v1/retailers'));
+    // A client over budget is still told so on /healthz, and never refused there.
+    const probe = await hit(app, '/healthz');
+    expect(probe.status).toBe(200);
+    expect(probe.remaining).toBe(0);
     for (let i = 0; i < 5; i++) {
       for (const url of ['/data/latest/x', '/data/latest/price_spans.parquet', '/data/latest/manifest.json']) {
         const r = await hit(app, url);
