@@ -2,14 +2,17 @@
  * The one executor: runs an operation's persisted document in-process with graphql `execute`
  * against the schema and maps the outcome to an HTTP status and the contract body. Parameter
  * errors are 400 naming the parameter; GraphQL error codes map through src/errors.ts
- * (BAD_REQUEST 400, NOT_FOUND 404, UNAVAILABLE 503); anything else is a 500 with a generic
- * message (never a stack trace). Shared by REST (and later MCP).
+ * (BAD_REQUEST 400, NOT_FOUND 404, UNAVAILABLE 503); a database outage (connection refused or
+ * terminated, a closed pool, Prisma's adapter connection errors: src/errors.ts
+ * isDatabaseUnavailable) is a 503 with `Retry-After`, never a 500; anything else is a 500 with a
+ * generic message (never a stack trace). Shared by REST and the MCP tools.
  */
 import { execute, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { z } from 'zod';
 import { createContext, type ContextSource } from '../src/context.js';
-import { statusForCode } from '../src/errors.js';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, statusForCode } from '../src/errors.js';
 import { schema as defaultSchema } from '../src/graph/index.js';
+import { findInvalidText } from './graphql/text.js';
 import { paramInfo, type AnyOperation } from './operation.js';
 import { documentText, operations as registry } from './operations.js';
 
@@ -26,8 +29,10 @@ export interface Outcome {
   contentType: string;
   /** The contract JSON (or text), or an {@link ErrorBody}. */
   body: unknown;
-  /** The unexpected error behind a 500, for logging (never sent). */
+  /** The unexpected error behind a 500 (or the outage behind a 503), for logging (never sent). */
   cause?: unknown;
+  /** Extra response headers (`Retry-After` on a 503). */
+  headers?: Record<string, string>;
 }
 
 /** Runs one operation with raw (string) inputs from path and query. */
@@ -60,7 +65,18 @@ function repeatedMessage(input: Record<string, unknown>, single: ReadonlySet<str
   return repeated.length ? repeated.map((k) => `Invalid parameter "${k}": must be given once`).join('; ') : null;
 }
 
+/** Message of a 503 for an unreachable database. */
+export const UNAVAILABLE_MESSAGE = 'Service unavailable: the database cannot be reached; retry shortly';
+
+/** The 503 outcome for a database outage, with `Retry-After`. */
+export function unavailable(cause?: unknown): Outcome {
+  return { ...failure(503, UNAVAILABLE_MESSAGE, cause), headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
+}
+
 function outcomeOfErrors(errors: readonly GraphQLError[]): Outcome {
+  // An outage anywhere in the result makes the whole answer a 503 (a partial body would be wrong).
+  const outage = errors.find((e) => e.extensions?.code === 'UNAVAILABLE' || isDatabaseUnavailable(e.originalError));
+  if (outage) return unavailable(outage.originalError ?? outage);
   for (const e of errors) {
     const status = statusForCode(e.extensions?.code);
     if (status !== null) return failure(status, e.message);
@@ -108,18 +124,16 @@ export function createExecutor(
     if (repeated) return failure(400, repeated);
     const parsed = op.params.safeParse(input);
     if (!parsed.success) return failure(400, paramMessage(parsed.error));
+    const variableValues = op.variables(parsed.data);
+    // Backstop: the parameter schemas refuse such text already (optionalText, requiredText).
+    const invalid = findInvalidText(variableValues, op.name);
+    if (invalid) return failure(400, `Invalid parameter "${invalid.path.split('.').pop()}": ${invalid.reason}`);
     try {
-      const result = await execute({
-        schema,
-        document,
-        operationName: op.name,
-        variableValues: op.variables(parsed.data),
-        contextValue: createContext(db),
-      });
+      const result = await execute({ schema, document, operationName: op.name, variableValues, contextValue: createContext(db) });
       if (result.errors?.length) return outcomeOfErrors(result.errors);
       return { status: 200, contentType: op.contentType ?? JSON_TYPE, body: op.shape(result.data, parsed.data) };
     } catch (e) {
-      return failure(500, 'Internal server error', e);
+      return isDatabaseUnavailable(e) ? unavailable(e) : failure(500, 'Internal server error', e);
     }
   };
 }

@@ -5,18 +5,27 @@
  * - shape limits checked before anything runs: depth, cost, aliases, tokens, directives, and no
  *   field suggestions in production (graphql/limits.ts);
  * - per-client rate limits on the expensive root fields (graphql/field-limits.ts);
+ * - text arguments: a NUL character or an unpaired surrogate in any string literal or variable is
+ *   refused before anything runs, `BAD_USER_INPUT` (graphql/text.ts);
  * - masked errors: an unexpected error reaches the caller as "Unexpected error." with code
- *   INTERNAL_SERVER_ERROR (logged in full), with its message and stack only outside production.
- *   The read API's own errors (src/errors.ts: BAD_REQUEST, NOT_FOUND, UNAVAILABLE) are GraphQL
- *   errors and always come through with their message and `extensions.code`.
+ *   INTERNAL_SERVER_ERROR (logged in full); with NODE_ENV=development only, its original message is
+ *   added — never a stack trace, whatever NODE_ENV says. The read API's own errors (src/errors.ts:
+ *   BAD_REQUEST, NOT_FOUND, UNAVAILABLE) are GraphQL errors and always come through with their
+ *   message and `extensions.code`;
+ * - a database outage (src/errors.ts isDatabaseUnavailable) is not masked as unexpected: it is an
+ *   UNAVAILABLE error and the response is HTTP 503 with `Retry-After` (no-store, see server.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createYoga } from 'graphql-yoga';
+import { GraphQLError } from 'graphql';
+import { createYoga, maskError as yogaMaskError } from 'graphql-yoga';
 import { createContext, type ContextSource } from '../src/context.js';
 import type { Env } from '../src/env.js';
+import { isDatabaseUnavailable, Unavailable } from '../src/errors.js';
 import { schema } from '../src/graph/index.js';
+import { UNAVAILABLE_MESSAGE } from './execute.js';
 import { fieldLimitsPlugin } from './graphql/field-limits.js';
 import { armorPlugin } from './graphql/limits.js';
+import { textArgumentsPlugin } from './graphql/text.js';
 
 /** What {@link registerGraphql} needs. */
 export interface GraphqlOptions {
@@ -24,17 +33,51 @@ export interface GraphqlOptions {
   env: Readonly<Env>;
 }
 
+/** Whether `error` is an expected, coded error of the read API (shown as is, never masked). */
+function isCoded(error: unknown): error is GraphQLError {
+  if (!(error instanceof GraphQLError)) return false;
+  const original = error.originalError;
+  return original == null || original instanceof GraphQLError;
+}
+
+/**
+ * Yoga's `maskError`, adjusted: a database outage becomes an UNAVAILABLE error (HTTP 503 with
+ * `Retry-After` through its `http` extension) at the failing field; other unexpected errors are
+ * masked as by Yoga (`development`: with the original message) but never carry a stack trace.
+ */
+export function maskGraphqlError(error: unknown, message: string, development = false): Error {
+  if (isCoded(error)) return error;
+  if (isDatabaseUnavailable(error)) {
+    const located = error instanceof GraphQLError ? error : undefined;
+    return new GraphQLError(UNAVAILABLE_MESSAGE, {
+      nodes: located?.nodes,
+      path: located?.path,
+      extensions: { ...new Unavailable().extensions },
+    });
+  }
+  const masked = yogaMaskError(error, message, development);
+  if (masked instanceof GraphQLError) {
+    const original = masked.extensions?.originalError as { stack?: unknown; cause?: unknown } | undefined;
+    if (original && typeof original === 'object') {
+      delete original.stack;
+      delete original.cause;
+    }
+  }
+  return masked;
+}
+
 /** Registers GET and POST /graphql on `app`. */
 export function registerGraphql(app: FastifyInstance, { db, env }: GraphqlOptions): void {
   const production = env.NODE_ENV === 'production';
+  const development = env.NODE_ENV === 'development';
   const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }>({
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: true,
     landingPage: false,
     cors: false, // @fastify/cors answers for every route
-    maskedErrors: { isDev: !production },
-    plugins: [armorPlugin({ production }), fieldLimitsPlugin()],
+    maskedErrors: { isDev: development, maskError: maskGraphqlError },
+    plugins: [armorPlugin({ production }), fieldLimitsPlugin(), textArgumentsPlugin()],
     context: () => createContext(db),
     logging: {
       debug: (...args) => args.forEach((a) => app.log.debug(a)),

@@ -59,24 +59,38 @@ export function defineOperation<P extends z.ZodType, D, R>(op: Operation<P, D, R
 
 const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
-/** A decimal integer string (optional sign); anything else is left for the schema to reject. */
-const INTEGER_TEXT = /^[+-]?\d+$/;
+/**
+ * An integer written in plain decimal digits: no sign, no spaces, no leading zeros (` 5`, `+5`,
+ * `007`, `5.0` and `1e3` are refused rather than guessed at).
+ */
+const INTEGER_TEXT = /^(0|[1-9][0-9]*)$/;
 
-/** Query/path text → number when it is a decimal integer; '' → absent; other values unchanged. */
+/** The message of a refused integer. */
+const NOT_DIGITS = 'must be an integer written in digits';
+
+/**
+ * Query/path text → number when it is an integer in digits (beyond 2^53 → a number past every
+ * bound, so the bound's message applies); '' → absent; other values unchanged (refused by the
+ * schema).
+ */
 function toInteger(v: unknown): unknown {
   if (typeof v !== 'string') return v;
-  const t = v.trim();
-  if (t === '') return undefined;
-  return INTEGER_TEXT.test(t) ? Number(t) : v;
+  if (v === '') return undefined;
+  if (!INTEGER_TEXT.test(v)) return v;
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : Number.MAX_SAFE_INTEGER;
 }
 
-/** An integer in [min, max] whose every failure says so in words ("must be an integer", bounds). */
+/** An integer in [min, max] whose every failure says so in words ("must be an integer written in digits", bounds). */
 function boundedInt(min: number, max: number) {
   return z
-    .int({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') })
+    .int({ error: (issue) => (issue.input === undefined ? 'is required' : typeof issue.input === 'string' ? NOT_DIGITS : 'must be an integer') })
     .min(min, `must be at least ${min}`)
     .max(max, `must be at most ${max}`);
 }
+
+/** Whether text holds no unpaired UTF-16 surrogate (not Unicode text; the database would get U+FFFD). */
+const wellFormed = (s: string) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 
 /**
  * Optional text parameter of at most `max` characters (Unicode code points, as JSON Schema's
@@ -90,6 +104,7 @@ export function optionalText(max: number, description?: string) {
       .string({ error: 'must be text' })
       .max(max, `must be at most ${max} characters`)
       .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
+      .refine(wellFormed, 'must be valid Unicode text')
       .optional(),
   );
   return description ? schema.describe(description) : schema;
@@ -102,14 +117,15 @@ export function requiredText(max: number, description?: string) {
     z
       .string({ error: (issue) => (issue.input === undefined ? `is required (1 to ${max} characters)` : 'must be text') })
       .max(max, `must be at most ${max} characters`)
-      .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
+      .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
+      .refine(wellFormed, 'must be valid Unicode text'),
   );
   return description ? schema.describe(description) : schema;
 }
 
 /**
- * Integer parameter (decimal text, or a number from MCP) within [min, max], with a default when
- * absent or empty. "1.5", "1e3" or "12abc" → "must be an integer".
+ * Integer parameter (digits, or a number from MCP) within [min, max], with a default when absent
+ * or empty. "1.5", "1e3", "12abc", " 5", "+5" or "007" → "must be an integer written in digits".
  */
 export function intWithDefault(min: number, max: number, fallback: number, description?: string) {
   const schema = z.preprocess(toInteger, boundedInt(min, max).default(fallback));

@@ -4,16 +4,33 @@
  * descriptions /openapi.{json,yaml} and /llms{,-full}.txt (facades/meta), and the nightly export
  * files under /data/latest/ (facades/http/exports.ts; one day's cache lifetime). The per-IP budget
  * (facades/http/ratelimit.ts) covers /api/v1/* and /mcp. CORS is open to every origin without
- * credentials; every response carries `Cache-Control: public, max-age=300` and no cookies; unknown
- * routes and unexpected errors answer with the contract's Error body. Facades never query the
- * database themselves: every read goes through the graph.
+ * credentials; no cookies. Facades never query the database themselves: every read goes through
+ * the graph.
+ *
+ * Every error a client can provoke is answered in the contract's Error body
+ * `{"error":{"status","message"}}`: unknown routes (404), other methods of a known path (405 with
+ * `Allow`, facades/rest/methods.ts), Fastify's parser and framework errors (400, 413, 415),
+ * malformed HTTP, oversized headers and slow requests on the raw socket (400, 431, 408:
+ * {@link clientErrorHandler}), a missing Host header, an OPTIONS that is not a CORS preflight, a
+ * database outage (503 with `Retry-After`), a server shutting down (503) and unexpected errors
+ * (500, never a stack trace).
+ *
+ * Caching (api-spec "Caching": responses carry `public, max-age=300`): successes and the
+ * request-determined errors of the contract, 400 and 404, carry it; every other error (429, 5xx,
+ * 405, 408, 415, 431…) is `no-store`, so no cache keeps an outage, a refusal or a timeout.
+ *
+ * Timeouts (src/env.ts HTTP_*): headers, whole request, keep-alive and socket inactivity are
+ * bounded, so a slow-loris client cannot hold a connection open.
  */
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { ContextSource } from '../src/context.js';
 import { publicBaseUrl, type Env } from '../src/env.js';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../src/errors.js';
 import { createSearchBackend } from '../src/search/index.js';
-import { createExecutor, errorBody, type Executor } from './execute.js';
+import { createExecutor, errorBody, UNAVAILABLE_MESSAGE, type Executor } from './execute.js';
 import { registerGraphql } from './graphql.js';
 import { registerCaching } from './http/caching.js';
 import { registerExportFiles } from './http/exports.js';
@@ -21,6 +38,7 @@ import { registerRateLimit, type RateLimitOverrides } from './http/ratelimit.js'
 import { registerMcp } from './mcp/index.js';
 import { buildMetaDocuments, registerMeta } from './meta/index.js';
 import { operations } from './operations.js';
+import { trackRoutes } from './rest/methods.js';
 import { registerRestRoutes } from './rest/routes.js';
 
 /**
@@ -40,6 +58,56 @@ async function exportManifest(run: Executor): Promise<Record<string, unknown> | 
 /** The caching rule of every response (api-spec Global conventions: Caching). */
 export const CACHE_CONTROL = 'public, max-age=300';
 
+/** The caching rule of errors that depend on more than the request (outages, refusals, timeouts). */
+export const NO_STORE = 'no-store';
+
+/**
+ * The errors the contract's global rule ("Responses carry `Cache-Control: public, max-age=300`")
+ * keeps cacheable, the two of its status table that the request alone decides for a data version:
+ * a malformed parameter (400) and no such thing (404). Every other error is `no-store`.
+ */
+const CACHEABLE_ERRORS = new Set([400, 404]);
+
+/** `Cache-Control` for a response of `status`: {@link CACHE_CONTROL}, or {@link NO_STORE} for other errors. */
+export function cacheControlFor(status: number): string {
+  return status < 400 || CACHEABLE_ERRORS.has(status) ? CACHE_CONTROL : NO_STORE;
+}
+
+/** Message of the 503 answered while the server shuts down. */
+const CLOSING_MESSAGE = 'Service unavailable: the server is shutting down; retry shortly';
+
+/**
+ * Fastify's `clientErrorHandler`: errors Node's HTTP parser raises on the raw socket before any
+ * route runs — headers too large (431), a request not received within the timeouts (408), malformed
+ * HTTP (400) — answered as a well-formed HTTP/1.1 response with the Error body, then the connection
+ * is closed (as Node's own handler does). Nothing is written to a reset or unwritable socket.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  let status = 400;
+  let message = 'Bad request: malformed HTTP request';
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408;
+    message = 'Request timeout: the request was not received in time';
+  } else if (err.code === 'HPE_HEADER_OVERFLOW') {
+    status = 431;
+    message = 'Request header fields too large';
+  }
+  if (socket.writable) {
+    const body = JSON.stringify(errorBody(status, message));
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Cache-Control: ${NO_STORE}\r\n` +
+        'Access-Control-Allow-Origin: *\r\n' +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  }
+  socket.destroy();
+}
+
 /** What {@link createServer} needs. */
 export interface ServerOptions {
   /** Database handles (a `Database` from src/db/database.ts); `search` overrides the configured backend. */
@@ -58,12 +126,61 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   const app = Fastify({
     logger: env.LOG_LEVEL === 'silent' ? false : { level: env.LOG_LEVEL },
     trustProxy: env.TRUST_PROXY,
+    // Timeouts (slow-loris): Fastify sets requestTimeout, keepAliveTimeout and the socket's
+    // inactivity timeout (connectionTimeout) on the server; headersTimeout goes to Node's
+    // createServer. Node checks the first two only every connectionsCheckingInterval (30 s by
+    // default), so the interval follows the headers timeout.
+    requestTimeout: env.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    connectionTimeout: env.HTTP_CONNECTION_TIMEOUT_MS,
+    http: {
+      headersTimeout: env.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeout: env.HTTP_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(env.HTTP_HEADERS_TIMEOUT_MS / 4))),
+      // Node would answer a missing Host with an empty 400 itself; the hook below answers it in the Error body.
+      requireHostHeader: false,
+    },
+    clientErrorHandler,
+    // While closing, the hook below answers 503 in the Error body (Fastify's own body is not).
+    return503OnClosing: false,
     // Fastify's own refusals (a malformed URL such as /api/v1/listings/%, a bad content type) in the
-    // contract's Error body instead of Fastify's.
+    // contract's Error body instead of Fastify's. No hooks run for these, so the headers are set here.
     frameworkErrors: (err, _req, reply) => {
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
-      void (reply as unknown as FastifyReply).code(status).send(errorBody(status, status === 400 ? `Bad request: ${err.message}` : err.message));
+      void (reply as unknown as FastifyReply)
+        .code(status)
+        .header('cache-control', cacheControlFor(status))
+        .header('access-control-allow-origin', '*')
+        .send(errorBody(status, status === 400 ? `Bad request: ${err.message}` : err.message));
     },
+  });
+  const methods = trackRoutes(app);
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  // Before CORS, so these refusals are not taken for preflights (and they say so to every origin).
+  app.addHook('onRequest', async (req, reply) => {
+    if (closing || !req.headers.host || req.method === 'OPTIONS') reply.header('access-control-allow-origin', '*');
+    if (closing) {
+      return reply
+        .code(503)
+        .header('connection', 'close')
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send(errorBody(503, CLOSING_MESSAGE));
+    }
+    // HTTP/1.1 requires Host (RFC 9112 §3.2); HTTP/1.0 may omit it.
+    if (req.raw.httpVersion === '1.1' && !req.headers.host) {
+      return reply.code(400).send(errorBody(400, 'Bad request: the Host header is required'));
+    }
+    // @fastify/cors answers every OPTIONS as a preflight; one without Origin and
+    // Access-Control-Request-Method is none, and it would refuse it in plain text.
+    if (req.method === 'OPTIONS' && (!req.headers.origin || !req.headers['access-control-request-method'])) {
+      return reply
+        .code(400)
+        .send(errorBody(400, 'Bad request: OPTIONS is answered as a CORS preflight; send Origin and Access-Control-Request-Method'));
+    }
   });
 
   await app.register(cors, {
@@ -74,7 +191,8 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   });
 
   app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('cache-control', CACHE_CONTROL);
+    reply.header('cache-control', cacheControlFor(reply.statusCode));
+    if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     reply.removeHeader('set-cookie');
     return payload;
   });
@@ -84,9 +202,13 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   });
 
   app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err }, 'database unavailable');
+      return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(errorBody(503, UNAVAILABLE_MESSAGE));
+    }
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) req.log.error({ err }, 'request failed');
-    reply.code(status).send(errorBody(status, status === 500 ? 'Internal server error' : (err.message ?? 'Bad request')));
+    return reply.code(status).send(errorBody(status, status === 500 ? 'Internal server error' : (err.message ?? 'Bad request')));
   });
 
   await registerRateLimit(app, { env, overrides: rateLimit });
@@ -102,6 +224,7 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   registerMeta(app, documents);
   registerGraphql(app, { db: source, env });
   await registerMcp(app, { run, operations, documents, env });
+  methods.addMethodNotAllowed();
 
   return app;
 }

@@ -26,7 +26,11 @@ const schema = z.object({
   EXPORT_CRON: z.string().min(1).default('30 4 * * *'),
   /** Import the real data into an empty database on start. */
   IMPORT_ON_START: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /**
+   * `production` (the default, so `npm start` never shows internals); `development` adds the
+   * original message of unexpected GraphQL errors (never a stack trace); tests pass `test`.
+   */
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Public base URL used in links (docs, bulk_data). */
   PUBLIC_URL: z.string().url().optional(),
@@ -48,6 +52,26 @@ const schema = z.object({
       if (v === 'true' || v === '1') return true;
       return v.split(',').map((x) => x.trim()).filter(Boolean);
     }),
+  /**
+   * Longest time a client may take to send a whole request, headers and body (Node
+   * `server.requestTimeout`); 408 and the connection closed past it.
+   */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /**
+   * Longest time a client may take to send the request headers, counted from the connection or the
+   * previous response (Node `server.headersTimeout`): what ends a slow-loris connection.
+   */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /**
+   * How long an idle keep-alive connection is kept after a response (Node `server.keepAliveTimeout`):
+   * longer than the 60 s idle timeout of common load balancers, so they close first.
+   */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
+  /** Socket inactivity after which a connection is closed, whatever its state (Fastify `connectionTimeout`). */
+  HTTP_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+}).refine((e) => e.HTTP_HEADERS_TIMEOUT_MS <= e.HTTP_REQUEST_TIMEOUT_MS, {
+  path: ['HTTP_HEADERS_TIMEOUT_MS'],
+  message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (Node refuses a headers timeout longer than the request timeout)',
 });
 
 /** The validated configuration. */

@@ -8,6 +8,8 @@ import { GraphQLError } from 'graphql';
 /** Codes an error may carry in `extensions.code`, with the HTTP status each maps to. */
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
+  /** An argument GraphQL accepted by type but whose value is refused (e.g. text holding NUL). */
+  BAD_USER_INPUT: 400,
   NOT_FOUND: 404,
   UNAVAILABLE: 503,
 } as const;
@@ -41,11 +43,71 @@ export class NotFound extends AppError {
   }
 }
 
-/** A dependency (the database) is unreachable (HTTP 503). */
+/**
+ * Seconds a client is asked to wait (`Retry-After`) after a 503 for an unreachable database: long
+ * enough for a restart or fail-over to finish, short enough that a recovered service is used again
+ * soon.
+ */
+export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A dependency (the database) is unreachable (HTTP 503). Its `extensions.http` makes GraphQL Yoga
+ * answer 503 with `Retry-After` too (Yoga strips `http` from the body).
+ */
 export class Unavailable extends AppError {
-  constructor(message: string) {
+  constructor(message = 'Database unavailable; retry shortly') {
     super(message, 'UNAVAILABLE');
+    this.extensions.http = { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
   }
+}
+
+/** Socket error codes meaning the database server cannot be reached or went away. */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
+
+/**
+ * Prisma error codes of the same: P1001 can't reach the server, P1002 timed out, P1008 operation
+ * timed out, P1017 server closed the connection, P2024 timed out waiting for a pool connection.
+ */
+const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+
+/**
+ * PostgreSQL SQLSTATEs of an unavailable server: class 08 (connection exception), 57P01–57P03
+ * (terminated by an administrator or a crash, cannot connect now: starting up or shutting down),
+ * 53300 too many connections.
+ */
+const PG_STATES = /^(08...|57P0[123]|53300)$/;
+
+/** @prisma/adapter-pg's DriverAdapterError kinds of the same. */
+const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+
+/** Messages of `pg` and Prisma that carry no code but mean the same. */
+const MESSAGES =
+  /Connection terminated|Cannot use a pool after calling end|Client has encountered a connection error|timeout exceeded when trying to connect|Connection refused|Can't reach database server|Server has closed the connection|database system is (starting up|shutting down|in recovery mode)|terminating connection due to administrator command/i;
+
+/**
+ * Whether `error` (or anything it wraps: `cause`, GraphQL `originalError`, an AggregateError's
+ * `errors`, Prisma's driver adapter error) says the database is unreachable or went away: connection
+ * refused, reset or timed out, a terminated connection, a closed pool, a server shutting down or
+ * starting up. Such errors are outages (HTTP 503), not bugs (500).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length) {
+    const e = queue.shift();
+    if (e === null || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    if (e instanceof Unavailable) return true;
+    const o = e as Record<string, unknown>;
+    const code = typeof o.code === 'string' ? o.code : undefined;
+    if (code && (SOCKET_CODES.has(code) || PRISMA_CODES.has(code) || PG_STATES.test(code))) return true;
+    if (typeof o.kind === 'string' && ADAPTER_KINDS.has(o.kind)) return true;
+    if (o.name === 'PrismaClientInitializationError') return true;
+    if (typeof o.message === 'string' && MESSAGES.test(o.message)) return true;
+    queue.push(o.cause, o.originalError, (o.meta as Record<string, unknown> | undefined)?.driverAdapterError);
+    if (Array.isArray(o.errors)) queue.push(...o.errors);
+  }
+  return false;
 }
 
 /** The HTTP status for an `extensions.code`, or null when the code is unknown or absent. */

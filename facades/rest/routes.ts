@@ -11,7 +11,10 @@ export function fastifyPath(contractPath: string): string {
   return contractPath.replace(/\{(\w+)\}/g, ':$1');
 }
 
-/** Registers a route for every operation in `ops`; unexpected errors are logged on the request. */
+/**
+ * Registers a route for every operation in `ops`; unexpected errors are logged on the request
+ * (database outages as warnings). The outcome's extra headers (`Retry-After` on 503) are sent.
+ */
 export function registerRestRoutes(app: FastifyInstance, run: Executor, ops: readonly AnyOperation[]): void {
   for (const op of ops) {
     app.route({
@@ -20,7 +23,11 @@ export function registerRestRoutes(app: FastifyInstance, run: Executor, ops: rea
       handler: async (req, reply) => {
         const input = { ...(req.query as Record<string, unknown>), ...(req.params as Record<string, unknown>) };
         const outcome = await run(op, input);
-        if (outcome.cause !== undefined) req.log.error({ err: outcome.cause, operation: op.name }, 'operation failed');
+        if (outcome.cause !== undefined) {
+          if (outcome.status === 503) req.log.warn({ err: outcome.cause, operation: op.name }, 'database unavailable');
+          else req.log.error({ err: outcome.cause, operation: op.name }, 'operation failed');
+        }
+        if (outcome.headers) reply.headers(outcome.headers);
         return reply.code(outcome.status).type(outcome.contentType).send(outcome.body);
       },
     });

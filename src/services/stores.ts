@@ -15,11 +15,23 @@ export interface StoreFilter {
 }
 
 /**
+ * `text` as a LIKE pattern matching exactly itself: `\`, `%` and `_` escaped with PostgreSQL's
+ * default LIKE escape character, the backslash.
+ */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
  * The Prisma `where` for active stores matching every given filter. An unknown retailer slug
- * simply matches nothing (list_stores does not reject it).
+ * simply matches nothing (list_stores does not reject it). `town`, `area` and `urban` are exact,
+ * case-insensitive matches (api-spec list_stores: "town name as returned in `town`,
+ * case-insensitive"): Prisma turns `equals` + `mode: 'insensitive'` into `ILIKE`, so the value is
+ * escaped first ({@link likeLiteral}) — `%` is a percent sign, not "every store", and a trailing
+ * backslash is a backslash, not a malformed pattern.
  */
 export function storeWhere(filter: StoreFilter): Prisma.StoreWhereInput {
-  const ci = (v: string) => ({ equals: v, mode: 'insensitive' as const });
+  const ci = (v: string) => ({ equals: likeLiteral(v), mode: 'insensitive' as const });
   return {
     active: true,
     ...(filter.retailer ? { retailer: { slug: filter.retailer } } : {}),

@@ -154,7 +154,22 @@ describe('Cache-Control and cookies', () => {
       const r = await req(url, opts);
       const label = `${opts.method ?? 'GET'} ${url} → ${r.status}`;
       expect(r.headers['set-cookie'], label).toBeUndefined();
-      expect(r.headers['cache-control'], label).toBe('public, max-age=300');
+      // Successes and the contract's request-decided errors (400, 404) are cacheable; other errors
+      // (here POST /mcp without the Accept it needs: 406) are not (issue 13).
+      const cacheable = r.status < 400 || r.status === 400 || r.status === 404;
+      expect(r.headers['cache-control'], label).toBe(cacheable ? 'public, max-age=300' : 'no-store');
+    }
+  });
+
+  it('never lets a cache keep a refusal, a wrong method or an outage (issue 13)', async () => {
+    const wrongMethod = await req('/api/v1/retailers', { method: 'DELETE' });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers['cache-control']).toBe('no-store');
+    const badType = await req('/graphql', { method: 'POST', headers: { 'content-type': 'application/x-nope' }, payload: 'x' });
+    expect(badType.status).toBe(415);
+    expect(badType.headers['cache-control']).toBe('no-store');
+    for (const url of ['/api/v1/listings/abc', '/api/v1/listings/999999999']) {
+      expect((await req(url)).headers['cache-control'], url).toBe('public, max-age=300');
     }
   });
 });

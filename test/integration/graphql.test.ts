@@ -39,8 +39,21 @@ const envFor = (NODE_ENV: Env['NODE_ENV']) => loadEnv({ LOG_LEVEL: 'silent', NOD
 let db: TestDatabase;
 let seed: Seeded;
 let app: FastifyInstance;
-/** Closed pool (every raw SQL query fails unexpectedly), Prisma still open. */
+/** Closed pool (every raw SQL query fails: a database outage), Prisma still open. */
 let closed: pg.Pool;
+/**
+ * A pool whose every query fails with an error that is not an outage (an unexpected error). Before
+ * issue 13 the closed pool served for this; a closed pool is now an outage (503 UNAVAILABLE).
+ */
+const broken = {
+  query: async () => {
+    throw new Error('simulated pool failure');
+  },
+  connect: async () => {
+    throw new Error('simulated pool failure');
+  },
+  on: () => broken,
+} as unknown as pg.Pool;
 const extra: FastifyInstance[] = [];
 
 interface GqlError {
@@ -70,9 +83,10 @@ async function gql(
   return { status: r.statusCode, headers: r.headers, raw: r.body, body: r.json() };
 }
 
-/** A second server on the same database (`down`: on the closed pool). */
-async function serverFor(NODE_ENV: Env['NODE_ENV'], down = false): Promise<FastifyInstance> {
-  const s = await createServer({ db: down ? { prisma: db.prisma, pool: closed } : db, env: envFor(NODE_ENV) });
+/** A second server on the same database (`pool`: `broken` fails unexpectedly, `closed` is an outage). */
+async function serverFor(NODE_ENV: Env['NODE_ENV'], pool?: 'broken' | 'closed'): Promise<FastifyInstance> {
+  const failing = pool === 'broken' ? broken : pool === 'closed' ? closed : null;
+  const s = await createServer({ db: failing ? { prisma: db.prisma, pool: failing } : db, env: envFor(NODE_ENV) });
   extra.push(s);
   return s;
 }
@@ -240,7 +254,7 @@ describe('errors', () => {
   const failing = '{ searchListings(q: "beef") { id } }';
 
   it('masks an unexpected error in production, showing coded errors in full', async () => {
-    const prod = await serverFor('production', true);
+    const prod = await serverFor('production', 'broken');
     const r = await gql(prod, failing);
     // GraphQL over HTTP (application/json): a field error is a 200 with `data: null` and `errors`.
     expect(r.status).toBe(200);
@@ -261,12 +275,27 @@ describe('errors', () => {
     expect(missing.raw + down.raw + bad.raw).not.toMatch(STACK);
   });
 
-  it('shows the details of an unexpected error in development', async () => {
-    const r = await gql(await serverFor('development', true), failing);
+  it('shows the message of an unexpected error in development, never its stack trace', async () => {
+    const r = await gql(await serverFor('development', 'broken'), failing);
     expect(r.body.errors?.[0].message).toBe('Unexpected error.');
-    const original = r.body.errors?.[0].extensions?.originalError as { message: string; stack: string };
+    const original = r.body.errors?.[0].extensions?.originalError as { message: string; stack?: string };
     expect(original.message).toMatch(/pool/i);
-    expect(original.stack).toMatch(STACK);
+    // Issue 13: no stack trace in any response body, development included (it was sent before).
+    expect(original.stack).toBeUndefined();
+    expect(r.raw).not.toMatch(STACK);
+    // Other NODE_ENVs (test here) mask it entirely.
+    const t = await gql(await serverFor('test', 'broken'), failing);
+    expect(t.body.errors?.[0].extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR' });
+  });
+
+  it('answers a database outage with 503, Retry-After and UNAVAILABLE, not a masked error', async () => {
+    const r = await gql(await serverFor('production', 'closed'), failing);
+    expect(r.status, r.raw).toBe(503);
+    expect(r.headers['retry-after']).toMatch(/^\d+$/);
+    expect(r.headers['cache-control']).toBe('no-store');
+    expect(r.body.errors?.[0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' } });
+    expect(r.raw).not.toMatch(STACK);
+    expect(r.raw).not.toMatch(/"http"|originalError/);
   });
 });
 

@@ -876,7 +876,9 @@ describe('healthz', () => {
     try {
       const r = await down.inject({ url: '/healthz' });
       expect(r.statusCode).toBe(503);
-      expect(r.headers['cache-control']).toBe('public, max-age=300');
+      // An outage is not cached, and says when to retry (issue 13).
+      expect(r.headers['cache-control']).toBe('no-store');
+      expect(r.headers['retry-after']).toMatch(/^\d+$/);
       expectError(r.json(), 503);
       expect(r.body).not.toMatch(/\bat .*\.ts:\d+/); // no stack trace
     } finally {
@@ -906,13 +908,15 @@ describe('HTTP conventions', () => {
     expect(pre.headers['access-control-allow-origin']).toBe('*');
   });
 
-  it('answers unknown routes and methods with a 404 Error body', async () => {
+  it('answers unknown routes with a 404 Error body, other methods of a known path with 405', async () => {
     const r = await get('/api/v1/nothing/here');
     expect(r.status).toBe(404);
     expectError(r.body, 404);
+    // 405 with Allow since issue 13 (was 404).
     const post = await app.inject({ method: 'POST', url: '/api/v1/retailers' });
-    expect(post.statusCode).toBe(404);
-    expectError(post.json(), 404);
+    expect(post.statusCode).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+    expectError(post.json(), 405);
   });
 
   it('serves the same graph at /graphql, with coded errors and GraphiQL', async () => {
