@@ -4,7 +4,7 @@
  * `operationId` = its name, its parameters (with bounds, defaults and enums from the zod params),
  * its 200 schema (from `Operation.result`, named resources as `#/components/schemas/<id>`) and its
  * error responses (400 when it has parameters, its own `errors`, 429 and the RateLimit-* headers on
- * budgeted paths). JSON Schema comes from zod 4's `z.toJSONSchema` (draft 2020-12, the dialect of
+ * budgeted paths, 503 with Retry-After on every operation: all of them read the database). JSON Schema comes from zod 4's `z.toJSONSchema` (draft 2020-12, the dialect of
  * OpenAPI 3.1).
  */
 import { z } from 'zod';
@@ -90,7 +90,11 @@ function commonComponents(schemas: Record<string, JsonSchema>) {
         headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
         content: error,
       },
-      Unavailable: { description: 'The database is unreachable.', content: error },
+      Unavailable: {
+        description: 'The database is unreachable (an outage): retry after Retry-After seconds. Sent with Cache-Control: no-store.',
+        headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+        content: error,
+      },
     },
   };
 }
@@ -111,7 +115,8 @@ function pathOperation(op: AnyOperation, schemas: Record<string, JsonSchema>): J
   if (params.length) responses[400] = { $ref: '#/components/responses/BadRequest' };
   if (op.errors?.includes(404)) responses[404] = { $ref: '#/components/responses/NotFound' };
   if (budgeted) responses[429] = { $ref: '#/components/responses/TooManyRequests' };
-  if (op.errors?.includes(503)) responses[503] = { $ref: '#/components/responses/Unavailable' };
+  // Every operation reads the database, so any may meet an outage (facades/execute.ts maps it to 503).
+  responses[503] = { $ref: '#/components/responses/Unavailable' };
   return {
     operationId: op.name,
     summary: op.summary,

@@ -307,6 +307,14 @@ export function adoptProductIds(rows: readonly SampleRow[]): SampleRow[] {
 }
 
 /**
+ * What an observation error says about a sample row, for an ImportError that names the source file
+ * and line instead of the combined record's line: the detail, with the column when known.
+ */
+function sourceDetail(e: ObservationError): string {
+  return e.column === null ? e.detail : `column ${e.column}: ${e.detail}`;
+}
+
+/**
  * Reads the four sample files and ingests each chain's combined day (one call per chain, snapshot).
  * Needs the stores imported first.
  * @throws ImportError naming the source file and line for a malformed row, an unresolvable store
@@ -341,7 +349,7 @@ export async function importSamples(pool: pg.Pool, paths: SourcePaths, opts: { p
         validateObservation(rec);
       } catch (e) {
         const o = where(rec.line);
-        if (e instanceof ObservationError && o) throw new ImportError(o.file, e.message.replace(/^line \d+: /, ''), o.line);
+        if (e instanceof ObservationError && o) throw new ImportError(o.file, sourceDetail(e), o.line);
         throw e;
       }
     }
@@ -350,7 +358,7 @@ export async function importSamples(pool: pg.Pool, paths: SourcePaths, opts: { p
       result = await ingest(pool, records, { mode: 'changes', source: `Blim3202/NZ-Meal-Cost-Optimiser samples (${chain})`, progress: opts.progress });
     } catch (e) {
       const o = e instanceof ObservationError ? where(e.line) : null;
-      if (o) throw new ImportError(o.file, (e as Error).message.replace(/^line \d+: /, ''), o.line);
+      if (o) throw new ImportError(o.file, sourceDetail(e as ObservationError), o.line);
       throw e;
     }
     const read: Record<string, number> = {};
