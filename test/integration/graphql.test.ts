@@ -18,6 +18,7 @@ import { createServer } from '../../facades/server.js';
 import { loadEnv, type Env } from '../../src/env.js';
 import { schema } from '../../src/graph/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { failingPool } from '../helpers/fixtures.js';
 import { seedRealPrices, type Seeded } from '../helpers/prices.js';
 
 /**
@@ -41,19 +42,8 @@ let seed: Seeded;
 let app: FastifyInstance;
 /** Closed pool (every raw SQL query fails: a database outage), Prisma still open. */
 let closed: pg.Pool;
-/**
- * A pool whose every query fails with an error that is not an outage (an unexpected error). Before
- * issue 13 the closed pool served for this; a closed pool is now an outage (503 UNAVAILABLE).
- */
-const broken = {
-  query: async () => {
-    throw new Error('simulated pool failure');
-  },
-  connect: async () => {
-    throw new Error('simulated pool failure');
-  },
-  on: () => broken,
-} as unknown as pg.Pool;
+/** A pool that fails unexpectedly (not an outage). Before issue 13 a closed pool served for this; it is now an outage (503). */
+const broken = failingPool();
 const extra: FastifyInstance[] = [];
 
 interface GqlError {

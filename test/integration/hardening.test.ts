@@ -8,11 +8,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../facades/server.js';
 import { loadEnv, ROOT_DIR } from '../../src/env.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { failingPool } from '../helpers/fixtures.js';
 import { seedRealPrices, type Seeded } from '../helpers/prices.js';
 
 let db: TestDatabase;
@@ -144,15 +144,7 @@ describe('production by default, no stack traces (defect 6)', () => {
 
   it('masks unexpected GraphQL errors unless NODE_ENV=development, and never sends a stack trace', async () => {
     // A pool whose every query fails unexpectedly (not an outage): the search backend reads through it.
-    const broken = {
-      query: async () => {
-        throw new Error('simulated pool failure');
-      },
-      connect: async () => {
-        throw new Error('simulated pool failure');
-      },
-      on: () => broken,
-    } as unknown as pg.Pool;
+    const broken = failingPool();
     for (const NODE_ENV of [undefined, 'production', 'test', 'development'] as const) {
       const server = await createServer({ db: { prisma: db.prisma, pool: broken }, env: loadEnv({ LOG_LEVEL: 'silent', ...(NODE_ENV && { NODE_ENV }) }) });
       extra.push(server);

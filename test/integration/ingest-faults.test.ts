@@ -17,14 +17,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { insertFixtureStores } from '../helpers/fixtures.js';
 import { ingest, INGEST_LOCK_CLASS } from '../../workers/ingest/ingest.js';
 import { readObservationFile } from '../../workers/ingest/format.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const FIX = new URL('../fixtures/', import.meta.url).pathname;
 const DAYS = ['2026-08-03', '2026-08-04', '2026-08-05', '2026-08-06'];
 const STORES = ['60561e46-ece7-43a7-b142-9b14812586e4', '5f167936-79ae-4f6a-b9d2-74afe1bb096b', '2a1b331a-fc4a-496a-b072-e97cc8f70cae'];
 /** The store that reports from day 2 on: the mid-day kill blocks on its row. */
@@ -53,16 +52,6 @@ function syntheticCsv(days: readonly string[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function insertFixtureStores(db: TestDatabase): Promise<void> {
-  const rows = parse(fs.readFileSync(`${FIX}paknsave-stores.csv`), { columns: true }) as Record<string, string>[];
-  for (const r of rows) {
-    await db.pool.query(
-      `INSERT INTO store (retailer_id, external_id, name, address, region, lat, lng, town, area)
-       SELECT id, $1, $2, $3, $4, $5, $6, 'Auckland', 'Auckland' FROM retailer WHERE slug = 'paknsave'`,
-      [r.store_id, r.name, r.address, r.region, Number(r.latitude), Number(r.longitude)],
-    );
-  }
-}
 
 /** What ingest wrote, by natural keys (ids and timestamps differ between databases and runs; product links are matching's). */
 async function dump(db: TestDatabase): Promise<Record<string, unknown[]>> {
@@ -134,7 +123,7 @@ describe('an ingest killed mid-run leaves every day whole or absent (synthetic f
   const fresh = async (label: string) => {
     const db = await createTestDatabase(label);
     dbs.push(db);
-    await insertFixtureStores(db);
+    await insertFixtureStores(db.pool);
     return db;
   };
 

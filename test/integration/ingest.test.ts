@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'csv-parse/sync';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { insertFixtureStores } from '../helpers/fixtures.js';
 import { ingest, type IngestOptions, type IngestResult } from '../../workers/ingest/ingest.js';
 import {
   OBSERVATION_COLUMNS, ObservationError, readObservationFile, validateObservation, type ObservationInput, type RawRecord,
@@ -19,16 +19,6 @@ import { mergeDay, nationalPrice, type CollectionMode, type PriceTuple, type Pro
 const FIX = new URL('../fixtures/', import.meta.url).pathname;
 const TABLES = ['listing', 'store_price_span', 'national_price_span', 'listing_day_stats', 'collection', 'store', 'retailer'];
 
-async function insertFixtureStores(db: TestDatabase): Promise<void> {
-  const rows = parse(fs.readFileSync(`${FIX}paknsave-stores.csv`), { columns: true }) as Record<string, string>[];
-  for (const r of rows) {
-    await db.pool.query(
-      `INSERT INTO store (retailer_id, external_id, name, address, region, lat, lng, town, area)
-       SELECT id, $1, $2, $3, $4, $5, $6, 'Auckland', 'Auckland' FROM retailer WHERE slug = 'paknsave'`,
-      [r.store_id, r.name, r.address, r.region, Number(r.latitude), Number(r.longitude)],
-    );
-  }
-}
 
 /** Every row of every table, as text, to prove that nothing changed. */
 async function dump(db: TestDatabase): Promise<string> {
@@ -46,7 +36,7 @@ describe('ingest of real observations', () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await createTestDatabase('ingest');
-    await insertFixtureStores(db);
+    await insertFixtureStores(db.pool);
   });
   afterAll(async () => db?.drop());
 
@@ -136,7 +126,7 @@ describe('issue 13: what ingest refuses, and concurrent ingests', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('ingest_refusals');
-    await insertFixtureStores(db);
+    await insertFixtureStores(db.pool);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-test-'));
   });
   afterAll(async () => {
