@@ -27,7 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../facades/server.js';
 import { loadEnv } from '../../src/env.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-import { HISTORY_SKUS, PAKNSAVE_STORES, seedRealPrices, STORE_DAY, WOOLWORTHS_STORES, type Seeded } from '../helpers/prices.js';
+import { HISTORY_SKUS, PAKNSAVE_STORES, seedRealPrices, WOOLWORTHS_STORES, type Seeded } from '../helpers/prices.js';
 import { ingest } from '../../workers/ingest/ingest.js';
 import type { RawRecord } from '../../workers/ingest/format.js';
 import { runMatching, type MatchReport } from '../../workers/match/match.js';
