@@ -22,10 +22,16 @@ import { createContext, type ContextSource } from '../src/context.js';
 import type { Env } from '../src/env.js';
 import { isDatabaseUnavailable, Unavailable } from '../src/errors.js';
 import { schema } from '../src/graph/index.js';
-import { UNAVAILABLE_MESSAGE } from './execute.js';
+import { errorBody, UNAVAILABLE_MESSAGE } from './execute.js';
 import { fieldLimitsPlugin } from './graphql/field-limits.js';
 import { armorPlugin } from './graphql/limits.js';
 import { textArgumentsPlugin } from './graphql/text.js';
+
+/** Messages of the bodiless refusals Yoga answers. */
+const REFUSALS: Readonly<Record<number, string>> = {
+  406: 'Not Acceptable: /graphql answers application/graphql-response+json, application/json or text/event-stream',
+  415: 'Unsupported Media Type: send the request as application/json (or use GET with a query parameter)',
+};
 
 /** What {@link registerGraphql} needs. */
 export interface GraphqlOptions {
@@ -47,6 +53,14 @@ function isCoded(error: unknown): error is GraphQLError {
  */
 export function maskGraphqlError(error: unknown, message: string, development = false): Error {
   if (isCoded(error)) return error;
+  // A bare SyntaxError is Yoga's JSON.parse of a GET request's `variables` or `extensions`: the
+  // client's malformed parameter (400), not an unexpected error. (A resolver's own JSON error arrives
+  // wrapped in a located GraphQLError and is masked below.)
+  if (error instanceof SyntaxError) {
+    return new GraphQLError('Malformed request: the variables and extensions parameters must be JSON objects', {
+      extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+    });
+  }
   if (isDatabaseUnavailable(error)) {
     const located = error instanceof GraphQLError ? error : undefined;
     return new GraphQLError(UNAVAILABLE_MESSAGE, {
@@ -96,6 +110,11 @@ export function registerGraphql(app: FastifyInstance, { db, env }: GraphqlOption
         reply.header(key, value);
       });
       reply.status(response.status);
+      if (response.body === null && response.status >= 400) {
+        // Yoga answers some refusals without a body (415 for an unsupported Content-Type, 406 for an
+        // unacceptable Accept): send the contract's Error body instead of "null".
+        return reply.type('application/json; charset=utf-8').send(errorBody(response.status, REFUSALS[response.status] ?? 'Request refused'));
+      }
       reply.send(response.body);
       return reply;
     },

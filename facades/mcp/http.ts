@@ -15,8 +15,9 @@
  *
  * Our own code here is glue only: the Content-Type gate the SDK asks compositions to apply, the
  * batch gate (./batch.ts: size-bounded, 2025-03-26 only, each message admitted by the caller's
- * budget before anything runs), and aligning the legacy leg's HTTP statuses with the contract (an
- * unknown method is 404 in every era). Both legs get the same body-size bound as the route.
+ * budget before anything runs), aligning the legacy leg's HTTP statuses with the contract (an
+ * unknown method is 404 in every era), and answering bad params with -32602 Invalid params where the
+ * SDK says -32603 Internal error. Both legs get the same body-size bound as the route.
  */
 import {
   createMcpHandler,
@@ -81,8 +82,10 @@ export function createMcpEndpoint(factory: McpServerFactory, onerror?: (error: E
         const refusal = await admit(verdict.size);
         if (refusal) return refusal;
       }
-      if (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })) return serveLegacy(factory, request, onerror);
-      return modernHandler().fetch(request);
+      if (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })) {
+        return withInvalidParams(await serveLegacy(factory, request, onerror));
+      }
+      return withInvalidParams(await modernHandler().fetch(request));
     },
     close: async () => {
       await modern?.close();
@@ -109,6 +112,65 @@ async function serveLegacy(factory: McpServerFactory, request: Request, onerror?
     await transport.close().catch(() => {});
     await server.close().catch(() => {});
   }
+}
+
+/** JSON-RPC "Invalid params". */
+export const INVALID_PARAMS = -32602;
+/** JSON-RPC "Internal error". */
+export const INTERNAL_ERROR = -32603;
+
+/**
+ * The one-line text of a list of zod issues that the SDK put into an error message (it answers a
+ * request whose params fail the method's schema — `initialize` without `protocolVersion`,
+ * `prompts/get` with non-string arguments, `resources/read` with a numeric uri — with -32603 and
+ * the issues' JSON as message), or null when `message` is not such a list.
+ */
+export function zodIssuesText(message: unknown): string | null {
+  if (typeof message !== 'string' || !message.trimStart().startsWith('[')) return null;
+  let issues: unknown;
+  try {
+    issues = JSON.parse(message);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(issues) || issues.length === 0) return null;
+  const parts: string[] = [];
+  for (const i of issues as { path?: unknown; message?: unknown }[]) {
+    if (!i || typeof i !== 'object' || !Array.isArray(i.path) || typeof i.message !== 'string') return null;
+    parts.push(`${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`);
+  }
+  return parts.join('; ');
+}
+
+/**
+ * Bad client params are the client's error: an SDK answer of -32603 whose message is a list of
+ * schema issues ({@link zodIssuesText}) becomes -32602 "Invalid params: <path>: <message>; …",
+ * same HTTP status and id. Every other answer passes through unchanged.
+ */
+async function withInvalidParams(response: Response): Promise<Response> {
+  if (!(response.headers.get('content-type') ?? '').includes('application/json')) return response;
+  const text = await response.text();
+  let changed = false;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new Response(text, { status: response.status, headers: response.headers });
+  }
+  const fix = (m: unknown) => {
+    const e = (m as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    if (!e || e.code !== INTERNAL_ERROR) return;
+    const issues = zodIssuesText(e.message);
+    if (issues === null) return;
+    e.code = INVALID_PARAMS;
+    e.message = `Invalid params: ${issues}`;
+    changed = true;
+  };
+  if (Array.isArray(body)) body.forEach(fix);
+  else fix(body);
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(changed ? JSON.stringify(body) : text, { status: response.status, headers });
 }
 
 /** Maps a 200 single JSON-RPC error answer with code -32601 to HTTP 404 (api-spec POST /mcp). */

@@ -15,7 +15,7 @@
  */
 import path from 'node:path';
 import { classify, KINDS, type Classification, type KindInput } from '../../src/domain/kinds.js';
-import { prng } from './synthetic-catalogue.js';
+import { prng } from '../helpers/prng.js';
 import { readCatalogue, type CatalogueRow } from '../../workers/import/catalogue.js';
 
 const DATA_DIR = process.env.DATA_DIR ?? path.resolve(import.meta.dirname, '../../../shared/data');

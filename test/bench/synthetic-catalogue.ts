@@ -11,6 +11,7 @@
  * collected data.
  */
 import type { RawRecord } from '../../workers/ingest/format.js';
+import { prng } from '../helpers/prng.js';
 
 /** Chains the synthetic listings are spread over (all six retailers of the schema). */
 export const SYNTHETIC_RETAILERS = ['woolworths', 'paknsave', 'newworld', 'freshchoice', 'supervalue', 'warehouse'] as const;
@@ -109,17 +110,6 @@ const AFTER: readonly string[] = [
 
 const SIZES: readonly string[] = ['400g', '500g', '1kg', '250g', '1.5kg', '750g', '200g', '120g', '340g', '6pk', '4 x 100g', 'per kg', '1ea', '30g', '10g'];
 
-/** mulberry32: a small seeded PRNG (deterministic catalogue, reproducible samples); values in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `count` synthetic listings, the same ones for the same `count` and `seed`. */
 export function* syntheticListings(count: number, seed = 20261121): Generator<SyntheticListing> {
