@@ -1,6 +1,8 @@
 /**
- * One transaction on one pooled connection: the single place that pairs BEGIN with COMMIT, and
- * any error with ROLLBACK before it propagates, so no write is ever left half done.
+ * One transaction on one connection: the single place that pairs BEGIN with COMMIT, and any error
+ * with ROLLBACK before it propagates, so no write is ever left half done. Callers that already hold
+ * a connection (session advisory locks, temporary tables, one transaction per day) pass that client;
+ * everyone else passes the pool.
  */
 import type pg from 'pg';
 
@@ -10,24 +12,39 @@ export interface TransactionOptions {
   readOnly?: boolean;
   /** Statements run first inside the transaction, e.g. `SET LOCAL jit = off` (never user input). */
   setup?: string;
+  /** Roll back even when `fn` resolves (dry runs): `fn`'s result is returned, nothing is kept. */
+  rollback?: boolean;
+}
+
+/** True for a client checked out of a pool (it has `release`), false for the pool itself. */
+function isPoolClient(db: pg.Pool | pg.PoolClient): db is pg.PoolClient {
+  return typeof (db as pg.PoolClient).release === 'function';
 }
 
 /**
- * Runs `fn` inside a transaction on a client from `pool`: commits when `fn` resolves, rolls back
- * and rethrows when it throws, and always releases the client.
- * @throws whatever `fn` or the database throws (after the rollback).
+ * Runs `fn` inside a transaction: commits when `fn` resolves (rolls back instead with
+ * `opts.rollback`), rolls back and rethrows when it throws. Given the pool, it checks a client out
+ * and always releases it; given a client the caller holds, it uses that client and leaves it checked
+ * out (session state such as advisory locks and temporary tables stays with the caller).
+ * @throws whatever `fn` or the database throws (after the rollback; a failing ROLLBACK does not
+ *   mask the original error).
  */
-export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
-  const client = await pool.connect();
+export async function inTransaction<T>(
+  db: pg.Pool | pg.PoolClient,
+  fn: (client: pg.PoolClient) => Promise<T>,
+  opts: TransactionOptions = {},
+): Promise<T> {
+  const held = isPoolClient(db);
+  const client = held ? db : await db.connect();
   try {
     await client.query(`${opts.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}${opts.setup ? `; ${opts.setup}` : ''}`);
     const result = await fn(client);
-    await client.query('COMMIT');
+    await client.query(opts.rollback ? 'ROLLBACK' : 'COMMIT');
     return result;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => {});
     throw e;
   } finally {
-    client.release();
+    if (!held) client.release();
   }
 }

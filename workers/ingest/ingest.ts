@@ -30,6 +30,7 @@ import type { CollectionMode } from '../../src/domain/spans.js';
 import { isDay, isFutureDay, nzToday } from '../../src/domain/days.js';
 import { validateObservation, ObservationError, type RawRecord } from './format.js';
 import { makeProgress } from '../progress.js';
+import { inTransaction } from '../../src/db/transaction.js';
 
 /** Options of one ingest call. */
 export interface IngestOptions {
@@ -203,14 +204,8 @@ export async function ingest(
     const t2 = performance.now();
     const bar = makeProgress(opts.progress, 'ingest days', days.length);
     for (const day of days) {
-      await client.query('BEGIN');
-      try {
-        await mergeDay(client, day, mode, opts.afterGap === true, opts.source ?? null);
-        await client.query('COMMIT');
-      } catch (e) {
-        await client.query('ROLLBACK');
-        throw e;
-      }
+      // One transaction per day, on the held connection (its temporary tables and advisory locks).
+      await inTransaction(client, (tx) => mergeDay(tx, day, mode, opts.afterGap === true, opts.source ?? null));
       bar.increment();
     }
     bar.stop();

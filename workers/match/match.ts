@@ -28,6 +28,7 @@ import {
   type MemberLink,
 } from '../../src/domain/matching.js';
 import { makeProgress } from '../progress.js';
+import { inTransaction } from '../../src/db/transaction.js';
 import {
   countListings,
   createProducts,
@@ -106,15 +107,7 @@ export async function runMatching(pool: pg.Pool, opts: MatchOptions = {}): Promi
     // committed while it waited. READ COMMITTED: an ingest updating listing attributes meanwhile
     // does not make the run fail; the next run sees its changes.
     await client.query('SELECT pg_advisory_lock($1)', [MATCH_LOCK_KEY]);
-    await client.query('BEGIN');
-    try {
-      const report = await run(client, threshold, opts);
-      await client.query(opts.dryRun ? 'ROLLBACK' : 'COMMIT');
-      return report;
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw e;
-    }
+    return await inTransaction(client, (tx) => run(tx, threshold, opts), { rollback: opts.dryRun === true });
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MATCH_LOCK_KEY]).catch(() => {});
     client.release();
