@@ -1,13 +1,18 @@
 /**
- * The one executor: runs an operation's persisted document in-process with graphql `execute`
- * against the schema and maps the outcome to an HTTP status and the contract body. Parameter
+ * The one executor: runs an operation's persisted document in-process with `@graphql-tools/executor`
+ * (the executor graphql-yoga runs /graphql with: `normalizedExecutor`) against the schema and maps the outcome to an HTTP status and the contract body. Parameter
  * errors are 400 naming the parameter; GraphQL error codes map through src/errors.ts
  * (BAD_REQUEST 400, NOT_FOUND 404, UNAVAILABLE 503); a database outage (connection refused or
  * terminated, a closed pool, Prisma's adapter connection errors: src/errors.ts
  * isDatabaseUnavailable) is a 503 with `Retry-After`, never a 500; anything else is a 500 with a
  * generic message (never a stack trace). Shared by REST and the MCP tools.
+ *
+ * Every persisted document is parsed and validated against the schema once, at start-up
+ * ({@link prepareDocuments}, called first thing by facades/server.ts createServer), so a broken
+ * document stops the server from starting instead of failing a request.
  */
-import { execute, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { normalizedExecutor } from '@graphql-tools/executor';
+import { Kind, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { z } from 'zod';
 import { createContext, type ContextSource } from '../src/context.js';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, statusForCode } from '../src/errors.js';
@@ -84,24 +89,52 @@ function outcomeOfErrors(errors: readonly GraphQLError[]): Outcome {
   return failure(500, 'Internal server error', errors[0]?.originalError ?? errors[0]);
 }
 
+/** Documents already prepared for a schema, by operation name (each is parsed and validated once). */
+const prepared = new WeakMap<GraphQLSchema, Map<string, DocumentNode>>();
+
+/** The problem with `doc` as the persisted document of operation `name`, or null when it is fine. */
+function documentProblem(name: string, doc: DocumentNode, schema: GraphQLSchema): string | null {
+  const errors = validate(schema, doc);
+  if (errors.length) return errors.map((e) => e.message).join('; ');
+  const ops = doc.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+  if (ops.length !== 1 || ops[0].operation !== 'query' || ops[0].name?.value !== name) {
+    return `must hold exactly one operation, \`query ${name}\``;
+  }
+  return null;
+}
+
 /**
- * Parses and validates every operation document once.
- * @throws Error listing the operations whose document is missing or invalid against `schema`.
+ * Parses and validates every operation document once (per schema; later calls reuse the result).
+ * @param text the document text of an operation (default: its persisted document, {@link documentText})
+ * @throws Error listing every operation whose document is missing or invalid against `schema`:
+ *   `Invalid operation documents:` then one `<name>: <problem>` line each.
  */
-export function prepareDocuments(ops: readonly AnyOperation[], schema: GraphQLSchema): Map<string, DocumentNode> {
+export function prepareDocuments(
+  ops: readonly AnyOperation[],
+  schema: GraphQLSchema = defaultSchema,
+  text: (name: string) => string = documentText,
+): Map<string, DocumentNode> {
+  const cache = text === documentText ? (prepared.get(schema) ?? new Map<string, DocumentNode>()) : new Map<string, DocumentNode>();
   const docs = new Map<string, DocumentNode>();
   const problems: string[] = [];
   for (const op of ops) {
+    const known = cache.get(op.name);
+    if (known) {
+      docs.set(op.name, known);
+      continue;
+    }
     try {
-      const doc = parse(documentText(op.name));
-      const errors = validate(schema, doc);
-      if (errors.length) problems.push(`${op.name}: ${errors.map((e) => e.message).join('; ')}`);
-      docs.set(op.name, doc);
+      const doc = parse(text(op.name));
+      const problem = documentProblem(op.name, doc, schema);
+      if (problem) problems.push(`${op.name}: ${problem}`);
+      else docs.set(op.name, doc);
     } catch (e) {
       problems.push(`${op.name}: ${(e as Error).message}`);
     }
   }
   if (problems.length) throw new Error(`Invalid operation documents:\n  ${problems.join('\n  ')}`);
+  for (const [name, doc] of docs) cache.set(name, doc);
+  if (text === documentText) prepared.set(schema, cache);
   return docs;
 }
 
@@ -129,7 +162,9 @@ export function createExecutor(
     const invalid = findInvalidText(variableValues, op.name);
     if (invalid) return failure(400, `Invalid parameter "${invalid.path.split('.').pop()}": ${invalid.reason}`);
     try {
-      const result = await execute({ schema, document, operationName: op.name, variableValues, contextValue: createContext(db) });
+      const result = await normalizedExecutor({ schema, document, operationName: op.name, variableValues, contextValue: createContext(db) });
+      // The schema defines no @defer/@stream, so a query answers once, never as a stream.
+      if (Symbol.asyncIterator in result) return failure(500, 'Internal server error', new Error(`${op.name} answered a stream`));
       if (result.errors?.length) return outcomeOfErrors(result.errors);
       return { status: 200, contentType: op.contentType ?? JSON_TYPE, body: op.shape(result.data, parsed.data) };
     } catch (e) {

@@ -1,23 +1,47 @@
 /**
  * What one operation is (DESIGN "one operation registry"): a persisted GraphQL document
  * `schema/operations/<name>.graphql` plus this description. The same entry drives the REST route,
- * and later the MCP tool and the OpenAPI document. Also the zod helpers that turn path and query
- * strings into typed parameters with the contract's defaults and bounds.
+ * the MCP tool, the OpenAPI document and llms.txt. Its types come from the document: `variables`
+ * must build the document's generated variables type and `shape` receives the document's generated
+ * result type (facades/generated/operations.ts, `npm run codegen`) and must return the contract
+ * type of `result`, so the compiler rejects reading a field the document does not select. Also the
+ * zod helpers that turn path and query strings into typed parameters with the contract's defaults
+ * and bounds.
  */
 import { z } from 'zod';
+import type { OperationTypes } from './generated/operations.js';
 
 /** Largest id a GraphQL `Int` (32-bit) can carry. */
 export const MAX_ID = 2_147_483_647;
 
+/** The name of a persisted document (one per file in schema/operations/). */
+export type DocumentName = keyof OperationTypes;
+
+/** The generated `data` type of the persisted document `N` (`unknown` for a name with no document). */
+export type ResultOf<N extends string> = N extends DocumentName ? OperationTypes[N]['result'] : unknown;
+
+/** The generated variables type of the persisted document `N` (any object for a name with no document). */
+export type VariablesOf<N extends string> = N extends DocumentName ? OperationTypes[N]['variables'] : Record<string, unknown>;
+
+/** The value of the one root field of `D`, or `never` when `D` has none or several. */
+type SoleField<D> = keyof D extends infer K ? (K extends keyof D ? ([keyof D] extends [K] ? D[K] : never) : never) : never;
+
+/** Whether the document's one root field already is the contract type (then `shape` may be left out). */
+type RootIsContract<N extends string, R extends z.ZodType> = [SoleField<ResultOf<N>>] extends [never]
+  ? false
+  : [SoleField<ResultOf<N>>] extends [z.output<R>]
+    ? true
+    : false;
+
 /**
- * One operation of the public API.
+ * The parts of an operation that do not depend on how it is shaped.
+ * @typeParam N operation name = document file and operation name = MCP tool name
  * @typeParam P zod schema of the parameters (path and query merged, values as strings before coercion)
- * @typeParam D the GraphQL `data` of the persisted document
- * @typeParam R the contract JSON that `shape` returns
+ * @typeParam R zod schema of the contract JSON (the 200 body)
  */
-export interface Operation<P extends z.ZodType = z.ZodType, D = unknown, R = unknown> {
+interface OperationBase<N extends string, P extends z.ZodType, R extends z.ZodType> {
   /** Operation name (api-spec), also the document's file and operation name and the tool name. */
-  name: string;
+  name: N;
   /** One line for documentation and tool listings. */
   summary: string;
   /** Further rules for documentation (Markdown): ordering, empty results, edge cases. */
@@ -27,34 +51,70 @@ export interface Operation<P extends z.ZodType = z.ZodType, D = unknown, R = unk
   path: string;
   /** Parameters from path and query, coerced from strings, with defaults and bounds. */
   params: P;
-  /** GraphQL variables for the document from validated parameters. */
-  variables(params: z.output<P>): Record<string, unknown>;
+  /** GraphQL variables for the document (its generated variables type) from validated parameters. */
+  variables(params: z.output<P>): VariablesOf<N>;
   /**
    * zod schema of the 200 body (the contract resource); drives the OpenAPI response schema, the MCP
    * tool's outputSchema and the response validation of the tests.
    */
-  result: z.ZodType;
+  result: R;
   /**
    * Error statuses the operation itself can answer besides 400 for bad parameters (e.g. 404 for
    * an unknown id). 400 is documented for every operation with parameters, 429 for every budgeted
    * path, by the generators.
    */
   errors?: readonly (404 | 503)[];
-  /** Pure: the GraphQL result data → the contract JSON. */
-  shape(data: D, params: z.output<P>): R;
   /** Response media type (default application/json; healthz answers text/plain). */
   contentType?: 'application/json' | 'text/plain; charset=utf-8';
   /** Documented, but not exposed as an MCP tool (healthz; suggest, which api-spec leaves out of the tools). */
   internal?: boolean;
 }
 
-/** An operation of any parameter, data and result types (for registries and executors). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyOperation = Operation<z.ZodType, any, unknown>;
+/**
+ * One operation of the public API, as the registry holds it: `shape` is always present (the
+ * document's one root field when the entry left it out).
+ */
+export interface Operation<N extends string = string, P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType>
+  extends OperationBase<N, P, R> {
+  /** Pure: the document's result data → the contract JSON. */
+  shape(data: ResultOf<N>, params: z.output<P>): z.output<R>;
+}
 
-/** Identity with type inference: declares an operation entry. */
-export function defineOperation<P extends z.ZodType, D, R>(op: Operation<P, D, R>): Operation<P, D, R> {
-  return op;
+/**
+ * Any operation: what the registry list, the executor and the generators take. Each entry keeps
+ * its own types where it is defined ({@link defineOperation}) and in facades/operations.ts
+ * `registry`; consumers only pass data through `shape`, so they need none of them.
+ */
+export type AnyOperation = Operation;
+
+/** The shaper an entry writes: its document's exact result type in, its contract type out. */
+type Shaper<N extends string, P extends z.ZodType, R extends z.ZodType> = (data: ResultOf<N>, params: z.output<P>) => z.output<R>;
+
+/**
+ * `shape` is optional exactly when the document has one root field whose generated type already
+ * is the contract type (then the body is that field); otherwise it is required.
+ */
+type ShapeOf<N extends string, P extends z.ZodType, R extends z.ZodType> =
+  RootIsContract<N, R> extends true ? { shape?: Shaper<N, P, R> } : { shape: Shaper<N, P, R> };
+
+/** The body of a document with one root field: that field's value. */
+function soleRootField(data: unknown): never {
+  const values = Object.values(data as Record<string, unknown>);
+  if (values.length !== 1) throw new Error(`expected one root field, got ${values.length}`);
+  return values[0] as never;
+}
+
+/**
+ * Declares an operation entry with its types inferred from its name: `variables` must return the
+ * document's variables type and `shape` gets the document's result type and must return the
+ * contract type of `result`. Leave `shape` out when the document's one root field already is the
+ * contract resource.
+ */
+export function defineOperation<const N extends string, P extends z.ZodType, R extends z.ZodType>(
+  op: OperationBase<N, P, R> & ShapeOf<N, P, R>,
+): Operation<N, P, R> {
+  const shape = (op as { shape?: Shaper<N, P, R> }).shape ?? soleRootField;
+  return { ...op, shape };
 }
 
 const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);

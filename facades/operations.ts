@@ -1,7 +1,20 @@
 /**
- * The operation registry: the single list every facade is generated from (REST routes now; MCP
- * tools, OpenAPI and llms.txt later). Adding an operation = one document in schema/operations/,
- * one entry file in facades/operations/, one line here.
+ * The operation registry: the single list every facade is generated from (REST routes, MCP tools,
+ * OpenAPI, llms.txt / llms-full.txt), run through the one executor (facades/execute.ts).
+ *
+ * Adding an operation is:
+ *   1. one document, `schema/operations/<name>.graphql` (a query named `<name>`, spreading shared
+ *      fragments from schema/fragments.graphql as it likes), then `npm run codegen` to regenerate
+ *      its types (facades/generated/operations.ts; a contract test fails while they are stale);
+ *   2. one entry, `facades/operations/<name>.ts`: `defineOperation({ name: '<name>', ... })`, whose
+ *      types are generated: `variables` must return the document's variables type and `shape`
+ *      receives the document's result type and must return the contract type of `result` (a zod
+ *      schema from facades/resources.ts), so reading a field the document does not select, or
+ *      leaving out a contract field, fails `npm run typecheck`. Leave `shape` out when the
+ *      document's one root field already is the contract resource;
+ *   3. one line in `registry` below.
+ * test/contract/operation-fields.test.ts then checks that the document selects exactly the
+ * contract's fields (facades/resources.ts is the one place a resource's wire fields are listed).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,8 +36,8 @@ import searchListings from './operations/search_listings.js';
 import searchProducts from './operations/search_products.js';
 import suggest from './operations/suggest.js';
 
-/** Every operation, in documentation order. */
-export const operations: readonly AnyOperation[] = [
+/** Every operation, in documentation order, each with its own types (a tuple, nothing widened). */
+export const registry = [
   searchProducts,
   searchListings,
   suggest,
@@ -39,7 +52,10 @@ export const operations: readonly AnyOperation[] = [
   listStores,
   getExportManifest,
   healthz,
-] as AnyOperation[];
+] as const satisfies readonly AnyOperation[];
+
+/** The registry as the facades take it: any operation (they only pass data through `shape`). */
+export const operations: readonly AnyOperation[] = registry;
 
 /** Folder of the persisted GraphQL documents, one `<operation name>.graphql` each. */
 export const OPERATIONS_DIR = path.join(ROOT_DIR, 'schema', 'operations');

@@ -30,7 +30,7 @@ import type { ContextSource } from '../src/context.js';
 import { publicBaseUrl, type Env } from '../src/env.js';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../src/errors.js';
 import { createSearchBackend } from '../src/search/index.js';
-import { createExecutor, errorBody, UNAVAILABLE_MESSAGE, type Executor } from './execute.js';
+import { createExecutor, errorBody, prepareDocuments, UNAVAILABLE_MESSAGE, type Executor } from './execute.js';
 import { registerGraphql } from './graphql.js';
 import { registerCaching } from './http/caching.js';
 import { registerExportFiles } from './http/exports.js';
@@ -120,9 +120,12 @@ export interface ServerOptions {
 
 /**
  * Builds the server (routes registered, not listening). Call `listen` on it, or `inject` in tests.
- * @throws when an operation document is missing or invalid against the schema.
+ * @throws before building anything when an operation document is missing or invalid against the
+ *   schema (facades/execute.ts prepareDocuments: "Invalid operation documents: …").
  */
 export async function createServer({ db, env, rateLimit }: ServerOptions): Promise<FastifyInstance> {
+  // First: parse and validate every persisted document once, so a broken one stops the start.
+  prepareDocuments(operations);
   const app = Fastify({
     logger: env.LOG_LEVEL === 'silent' ? false : { level: env.LOG_LEVEL },
     trustProxy: env.TRUST_PROXY,

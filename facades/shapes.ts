@@ -1,18 +1,11 @@
 /**
- * Pure shaping helpers shared by operations: GraphQL result fragments (already aliased to the
- * contract's field names by the persisted documents) → contract JSON. Money in integer NZ cents.
+ * Pure shaping helpers shared by operations: GraphQL results (already aliased to the contract's
+ * field names by the persisted documents) → contract JSON. Each takes the generated type of the
+ * fragment it shapes (schema/fragments.graphql → facades/generated/operations.ts), so reading a
+ * field the fragment does not select fails to compile. Money in integer NZ cents.
  */
+import type { ListingCardFieldsFragment, PriceFieldsFragment, ProductGroupFieldsFragment } from './generated/operations.js';
 import type { DailyStats, ListingCard, ProductGroup } from './resources.js';
-
-/** The `current { ... }` selection of the documents (a CurrentPrice, aliased). */
-export interface CurrentData {
-  day: string;
-  price: number;
-  promo_price: number | null;
-  promo_kind: number | null;
-  multibuy_qty: number | null;
-  multibuy_price: number | null;
-}
 
 /** Price fields of a card or offer: the current national price, all null when never priced. */
 export interface PriceFields {
@@ -24,7 +17,7 @@ export interface PriceFields {
 }
 
 /** Flattens a CurrentPrice into card price fields (api-spec ListingCard). */
-export function priceFields(current: CurrentData | null): PriceFields {
+export function priceFields(current: PriceFieldsFragment | null): PriceFields {
   return {
     price: current?.price ?? null,
     promo_price: current?.promo_price ?? null,
@@ -34,21 +27,8 @@ export function priceFields(current: CurrentData | null): PriceFields {
   };
 }
 
-/** The ListingCard selection of the documents. */
-export interface ListingCardData {
-  id: number;
-  retailer: string;
-  name: string;
-  brand: string | null;
-  size_text: string | null;
-  current: CurrentData | null;
-  image: string | null;
-  available: boolean;
-  product_id: number | null;
-}
-
 /** A listing card in the contract's field order. */
-export function listingCard(d: ListingCardData): ListingCard {
+export function listingCard(d: ListingCardFieldsFragment): ListingCard {
   return {
     id: d.id,
     retailer: d.retailer,
@@ -67,20 +47,8 @@ export function statsOrEmpty(s: DailyStats): DailyStats | Record<string, never> 
   return s.day.length === 0 ? {} : s;
 }
 
-/** The ProductGroup selection of the documents. */
-export interface ProductGroupData {
-  product_id: number | null;
-  name: string;
-  brand: string | null;
-  size_text: string | null;
-  image: string | null;
-  generic_id: number | null;
-  generic_label: string | null;
-  offers: ListingCardData[];
-}
-
 /** A product group in the contract's field order, its offers as listing cards. */
-export function productGroup(g: ProductGroupData): ProductGroup {
+export function productGroup(g: ProductGroupFieldsFragment): ProductGroup {
   return {
     product_id: g.product_id,
     name: g.name,
@@ -91,4 +59,14 @@ export function productGroup(g: ProductGroupData): ProductGroup {
     generic_label: g.generic_label,
     offers: g.offers.map(listingCard),
   };
+}
+
+/**
+ * `value`, asserting it is present. The graph answers an unknown id with a NOT_FOUND error (a 404
+ * before any shaping), so a null root field without an error is a bug (the executor's 500).
+ * @throws Error naming `what` when `value` is null.
+ */
+export function present<T>(value: T | null, what: string): T {
+  if (value === null) throw new Error(`${what} is null without a GraphQL error`);
+  return value;
 }

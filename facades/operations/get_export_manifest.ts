@@ -17,5 +17,6 @@ export default defineOperation({
   variables: () => ({}),
   result: ExportManifest,
   errors: [404],
-  shape: (data: { exportManifest: ExportManifest }): ExportManifest => data.exportManifest,
+  // The graph types `licence` as String; the contract fixes it to one value.
+  shape: ({ exportManifest: m }) => ({ ...m, licence: m.licence as ExportManifest['licence'] }),
 });

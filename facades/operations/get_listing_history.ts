@@ -20,5 +20,4 @@ export default defineOperation({
   }),
   variables: (p) => ({ id: p.id, store: p.store }),
   result: History,
-  shape: (data: { listingHistory: History }): History => data.listingHistory,
 });

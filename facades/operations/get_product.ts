@@ -1,63 +1,12 @@
 /** get_product: GET /api/v1/products/{id} → ProductDetail (404 when unknown). */
 import { z } from 'zod';
 import { defineOperation, idParam } from '../operation.js';
-import { ProductDetail, type Alternative, type Offer } from '../resources.js';
-import { priceFields, type CurrentData } from '../shapes.js';
+import type { get_productQuery } from '../generated/operations.js';
+import { ProductDetail, type Offer } from '../resources.js';
+import { present, priceFields } from '../shapes.js';
 
-/** The document's offer selection. */
-interface OfferData {
-  id: number;
-  retailer: string;
-  retailer_name: string;
-  name: string;
-  brand: string | null;
-  size_text: string | null;
-  qty: number | null;
-  unit: string | null;
-  pack_count: number | null;
-  weighable: boolean;
-  available: boolean;
-  last_seen: string;
-  method: string;
-  confidence: number;
-  locked: boolean;
-  stores: number;
-  stores_total: number;
-  category_path: string[];
-  current: CurrentData | null;
-  image: string | null;
-  retailer_url: string | null;
-  origin: string | null;
-  package_type: string | null;
-}
-
-/** The document's `product` selection. */
-interface ProductData {
-  id: number;
-  name: string;
-  brand: string | null;
-  brand_owner: string | null;
-  brand_parent: string | null;
-  size_text: string | null;
-  pack_count: number | null;
-  qty: number | null;
-  unit: string | null;
-  image: string | null;
-  weighable: boolean;
-  aliases: string[];
-  retailers: number;
-  gtins: number[];
-  generic_id: number | null;
-  generic_label: string | null;
-  generic_kind: string | null;
-  generic_kind_label: string | null;
-  shelf_slug: string | null;
-  shelf_label: string | null;
-  compare_unit: string | null;
-  attributes: { key: string; label: string; value: string }[];
-  offers: OfferData[];
-  alternatives: Alternative[];
-}
+/** One offer of the document's `product` selection. */
+type OfferData = NonNullable<get_productQuery['product']>['offers'][number];
 
 /** An offer in the contract's field order, its national price flattened in. */
 function offer({ current, ...o }: OfferData): Offer {
@@ -101,32 +50,35 @@ export default defineOperation({
   variables: (p) => ({ id: p.id }),
   result: ProductDetail,
   errors: [404],
-  shape: ({ product: p }: { product: ProductData }): ProductDetail => ({
-    id: p.id,
-    name: p.name,
-    brand: p.brand,
-    // Brands are a curated list in code (src/domain/brands.ts), not rows with ids: brand_id stays null.
-    brand_id: null,
-    size_text: p.size_text,
-    pack_count: p.pack_count,
-    qty: p.qty,
-    unit: p.unit,
-    image: p.image,
-    weighable: p.weighable,
-    aliases: p.aliases,
-    retailers: p.retailers,
-    gtins: p.gtins,
-    attributes: p.attributes,
-    generic_id: p.generic_id,
-    generic_label: p.generic_label,
-    generic_kind: p.generic_kind,
-    generic_kind_label: p.generic_kind_label,
-    shelf_slug: p.shelf_slug,
-    shelf_label: p.shelf_label,
-    compare_unit: p.compare_unit,
-    brand_owner: p.brand_owner,
-    brand_parent: p.brand_parent,
-    offers: p.offers.map(offer),
-    alternatives: p.alternatives,
-  }),
+  shape: (data) => {
+    const p = present(data.product, 'product');
+    return {
+      id: p.id,
+      name: p.name,
+      brand: p.brand,
+      // Brands are a curated list in code (src/domain/brands.ts), not rows with ids: brand_id stays null.
+      brand_id: null,
+      size_text: p.size_text,
+      pack_count: p.pack_count,
+      qty: p.qty,
+      unit: p.unit,
+      image: p.image,
+      weighable: p.weighable,
+      aliases: p.aliases,
+      retailers: p.retailers,
+      gtins: p.gtins,
+      attributes: p.attributes,
+      generic_id: p.generic_id,
+      generic_label: p.generic_label,
+      generic_kind: p.generic_kind,
+      generic_kind_label: p.generic_kind_label,
+      shelf_slug: p.shelf_slug,
+      shelf_label: p.shelf_label,
+      compare_unit: p.compare_unit,
+      brand_owner: p.brand_owner,
+      brand_parent: p.brand_parent,
+      offers: p.offers.map(offer),
+      alternatives: p.alternatives,
+    };
+  },
 });

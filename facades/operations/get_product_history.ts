@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { defineOperation, idParam } from '../operation.js';
-import { History, HistoryByRetailer } from '../resources.js';
+import { HistoryByRetailer } from '../resources.js';
 
 /** The operation entry. */
 export default defineOperation({
@@ -17,6 +17,5 @@ export default defineOperation({
   params: z.object({ id: idParam.describe('Product id.') }),
   variables: (p) => ({ id: p.id }),
   result: HistoryByRetailer,
-  shape: (data: { productHistory: { retailer: string; history: History }[] }): HistoryByRetailer =>
-    Object.fromEntries(data.productHistory.map((r) => [r.retailer, r.history])),
+  shape: ({ productHistory }) => Object.fromEntries(productHistory.map((r) => [r.retailer, r.history])),
 });

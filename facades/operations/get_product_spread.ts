@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { defineOperation, idParam } from '../operation.js';
-import { SpreadByRetailer, type Spread } from '../resources.js';
+import { SpreadByRetailer } from '../resources.js';
 
 /** The operation entry. */
 export default defineOperation({
@@ -18,6 +18,5 @@ export default defineOperation({
   params: z.object({ id: idParam.describe('Product id.') }),
   variables: (p) => ({ id: p.id }),
   result: SpreadByRetailer,
-  shape: (data: { productSpread: { retailer: string; spread: Spread }[] }): SpreadByRetailer =>
-    Object.fromEntries(data.productSpread.map((r) => [r.retailer, r.spread])),
+  shape: ({ productSpread }) => Object.fromEntries(productSpread.map((r) => [r.retailer, r.spread])),
 });

@@ -18,5 +18,4 @@ export default defineOperation({
   params: z.object({ id: idParam.describe('Product id.') }),
   variables: (p) => ({ id: p.id }),
   result: z.array(ProductStorePrice),
-  shape: (data: { productStores: ProductStorePrice[] }): ProductStorePrice[] => data.productStores,
 });

@@ -11,7 +11,8 @@ export default defineOperation({
   params: z.object({}),
   variables: () => ({}),
   result: z.literal('ok'),
-  shape: (_data: { health: boolean }): string => 'ok',
+  // `health` is selected for its error (UNAVAILABLE → 503); its value is always true.
+  shape: () => 'ok' as const,
   contentType: 'text/plain; charset=utf-8',
   internal: true,
 });

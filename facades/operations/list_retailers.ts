@@ -12,5 +12,4 @@ export default defineOperation({
   params: z.object({}),
   variables: () => ({}),
   result: z.array(Retailer),
-  shape: (data: { retailers: Retailer[] }): Retailer[] => data.retailers,
 });

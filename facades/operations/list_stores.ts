@@ -4,7 +4,6 @@ import { URBAN_CLASSES } from '../../src/services/stores.js';
 import { defineOperation, optionalEnum, optionalText } from '../operation.js';
 import { Store } from '../resources.js';
 
-
 const params = z.object({
   retailer: optionalText(100, 'Retailer slug (see list_retailers).'),
   town: optionalText(200, 'Town name as returned in `town`, case-insensitive.'),
@@ -23,5 +22,4 @@ export default defineOperation({
   params,
   variables: (p) => ({ retailer: p.retailer ?? null, town: p.town ?? null, area: p.area ?? null, urban: p.urban ?? null }),
   result: z.array(Store),
-  shape: (data: { stores: Store[] }): Store[] => data.stores,
 });

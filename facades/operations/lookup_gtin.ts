@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_GTIN_DIGITS } from '../../src/services/search.js';
 import { defineOperation } from '../operation.js';
 import { ProductGroup } from '../resources.js';
-import { productGroup, type ProductGroupData } from '../shapes.js';
+import { present, productGroup } from '../shapes.js';
 
 const digitCount = (s: string) => s.replace(/\D/g, '').length;
 
@@ -25,5 +25,5 @@ export default defineOperation({
   variables: (p) => ({ gtin: p.gtin }),
   result: ProductGroup,
   errors: [404],
-  shape: (data: { gtin: ProductGroupData }): ProductGroup => productGroup(data.gtin),
+  shape: ({ gtin }) => productGroup(present(gtin, 'gtin')),
 });

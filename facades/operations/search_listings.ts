@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { LISTING_LIMIT, MAX_QUERY_LENGTH } from '../../src/services/search.js';
 import { defineOperation, intWithDefault, optionalText } from '../operation.js';
 import { ListingCard } from '../resources.js';
-import { listingCard, type ListingCardData } from '../shapes.js';
+import { listingCard } from '../shapes.js';
 
 const params = z.object({
   q: optionalText(MAX_QUERY_LENGTH, 'Product, brand, category or barcode digits; without q, recently seen listings.'),
@@ -22,5 +22,5 @@ export default defineOperation({
   params,
   variables: (p) => ({ q: p.q ?? null, retailer: p.retailer ?? null, limit: p.limit }),
   result: z.array(ListingCard),
-  shape: (data: { searchListings: ListingCardData[] }): ListingCard[] => data.searchListings.map(listingCard),
+  shape: ({ searchListings }) => searchListings.map(listingCard),
 });

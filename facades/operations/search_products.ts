@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_QUERY_LENGTH, PRODUCT_LIMIT } from '../../src/services/search.js';
 import { defineOperation, intWithDefault, optionalText } from '../operation.js';
 import { ProductGroup } from '../resources.js';
-import { productGroup, type ProductGroupData } from '../shapes.js';
+import { productGroup } from '../shapes.js';
 
 const params = z.object({
   q: optionalText(MAX_QUERY_LENGTH, 'Product, brand, category or barcode digits; without q, recently seen items.'),
@@ -22,5 +22,5 @@ export default defineOperation({
   params,
   variables: (p) => ({ q: p.q ?? null, retailer: p.retailer ?? null, limit: p.limit }),
   result: z.array(ProductGroup),
-  shape: (data: { searchProducts: ProductGroupData[] }): ProductGroup[] => data.searchProducts.map(productGroup),
+  shape: ({ searchProducts }) => searchProducts.map(productGroup),
 });

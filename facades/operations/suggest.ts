@@ -20,6 +20,5 @@ export default defineOperation({
   params,
   variables: (p) => ({ q: p.q, limit: p.limit }),
   result: z.array(Suggestion),
-  shape: (data: { suggest: Suggestion[] }): Suggestion[] => data.suggest,
   internal: true,
 });
