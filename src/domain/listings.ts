@@ -5,8 +5,8 @@
 
 /** The part of a listing's latest national span these rules need. */
 export interface LatestSpan {
-  /** Last day observed (`YYYY-MM-DD`): the span's last_day, or its chain's last day when open. */
-  day: string;
+  /** The span's `to` (`YYYY-MM-DD`, src/domain/spans.ts spanTo): its last_day, or its chain's last day when open. */
+  to: string;
   /** True while the span is open. */
   open: boolean;
   /** Shelf price, cents. */
@@ -23,7 +23,7 @@ export function isAvailable(flag: boolean, latest: LatestSpan | null | undefined
 
 /** Last day the listing was seen: the `to` of its latest national span, else its first day. */
 export function lastSeen(firstSeen: string, latest: LatestSpan | null | undefined): string {
-  return latest?.day ?? firstSeen;
+  return latest?.to ?? firstSeen;
 }
 
 /**

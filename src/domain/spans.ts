@@ -4,7 +4,9 @@
  * equal to the open span extends it, any change opens a new span.
  *
  * The ingest worker merges in SQL, set-based (workers/ingest/ingest.ts). The functions here are the
- * pure reference of the same rules, used by unit tests and to check the SQL against.
+ * pure reference of the same rules, used by unit tests and to check the SQL against: `mergeDay`
+ * here is the reference merge of one day. The open-span end rule has its one TypeScript home here
+ * ({@link spanTo}); its SQL home is src/services/span-sql.ts.
  */
 import { medianCents, modeOf } from './median.js';
 
@@ -121,14 +123,27 @@ export interface HistoryColumns {
 }
 
 /**
- * Turns spans (oldest first) into History columns; an open span's `to` is `scopeLastDay`, the last
- * collection day of its store or chain.
+ * The open-span end rule, in its one TypeScript home: a span's `to` (the last day it was observed)
+ * is its `last_day`, or, while it is open (`last_day` null), `scopeLastDay`, its scope's last
+ * collection day (the store's `last_day` for a store span, the chain's `last_national_day` for a
+ * national span); a scope never collected falls back to the span's own `first_day`.
+ *
+ * The SQL form is `spanToSql` in src/services/span-sql.ts; test/integration/rules-agree.test.ts
+ * checks the two agree on the same rows.
+ */
+export function spanTo(span: Pick<Span, 'first_day' | 'last_day'>, scopeLastDay: string | null): string {
+  return span.last_day ?? scopeLastDay ?? span.first_day;
+}
+
+/**
+ * Turns spans of one scope (oldest first) into History columns; each span's `to` is {@link spanTo}
+ * with `scopeLastDay`, the last collection day of its store or chain.
  */
 export function historyColumns(spans: readonly Span[], scopeLastDay: string | null): HistoryColumns {
   const h: HistoryColumns = { from: [], to: [], price: [], promo: [], kind: [], multibuy_qty: [], multibuy_price: [] };
   for (const s of spans) {
     h.from.push(s.first_day);
-    h.to.push(s.last_day ?? scopeLastDay ?? s.first_day);
+    h.to.push(spanTo(s, scopeLastDay));
     h.price.push(s.price);
     h.promo.push(s.promo_price);
     h.kind.push(s.promo_kind);

@@ -20,7 +20,7 @@ export type Unit = 'g' | 'ml' | 'each' | 'm';
 export const CurrentPriceRef = builder.objectRef<CurrentSpan>('CurrentPrice').implement({
   description: "Latest national span of a listing (median across the chain's reporting stores).",
   fields: (t) => ({
-    day: t.expose('day', { type: 'Day', description: 'Last day this price was observed.' }),
+    day: t.expose('to', { type: 'Day', description: 'Last day this price was observed.' }),
     firstDay: t.expose('first_day', { type: 'Day', description: 'First day of this price.' }),
     price: t.exposeInt('price', { description: 'Shelf price, cents.' }),
     promoPrice: t.exposeInt('promo_price', { nullable: true, description: 'Single-unit promotional price, cents.' }),

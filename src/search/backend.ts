@@ -5,7 +5,8 @@
  * contract shapes. Two implementations: the embedded one over PostgreSQL (full text + unaccent +
  * pg_trgm + offline synonym/category expansion, fused by reciprocal rank fusion; the default) and
  * Elasticsearch (selected by ELASTICSEARCH_URL). What every backend shares (barcode digits first,
- * no-query "recently seen", grouping listings into products) lives in src/services/search.ts.
+ * no-query "recently seen") lives in src/services/search.ts; grouping listings into products in
+ * src/domain/search-results.ts.
  */
 
 /** A ranked text search over listings. */

@@ -6,6 +6,7 @@
  * Curated by hand for this service; the category expansion of the embedded backend complements it
  * with what the catalogue itself says (src/search/embedded.ts).
  */
+import { UNACCENT_DECOMPOSED, UNACCENT_REPLACED } from './unaccent.js';
 
 /** Groups of equivalent terms (single words or short phrases), each group matched both ways. */
 export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
@@ -54,19 +55,38 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
 ];
 
 /**
- * The normalised form used on both sides of a match (mirrors SQL `search_normalize`): lowercase,
- * accents removed (NFD, combining marks dropped), apostrophes, backticks, hyphens and dots removed,
+ * Whitespace as PostgreSQL's regular-expression `\s` sees it in a UTF-8 database (glibc
+ * `iswspace`): ASCII whitespace and the Unicode spaces, but not the no-break ones (U+00A0, U+2007,
+ * U+202F, U+FEFF), which JavaScript's `\s` would include.
+ */
+const SQL_WHITESPACE = /[\t\n\v\f\r \u1680\u2000-\u2006\u2008-\u200a\u2028\u2029\u205f\u3000]+/g;
+
+/**
+ * One character as PostgreSQL's unaccent gives it (./unaccent.ts): its replacement, its
+ * decomposition without combining marks, or itself when unaccent has no rule for it.
+ */
+function unaccentChar(ch: string): string {
+  const replaced = UNACCENT_REPLACED.get(ch);
+  if (replaced !== undefined) return replaced;
+  return UNACCENT_DECOMPOSED.has(ch) ? ch.normalize('NFD').replace(/\p{M}+/gu, '') : ch;
+}
+
+/**
+ * The normalised form used on both sides of a match, equal to SQL `search_normalize`
+ * (prisma/migrations/20261121000100_search; test/integration/rules-agree.test.ts checks them on
+ * tricky strings, every character unaccent knows and the real catalogue): accents removed as
+ * PostgreSQL's unaccent removes them, lowercase, apostrophes, backticks, hyphens and dots removed,
  * `&` as a space, runs of whitespace collapsed, trimmed.
  */
 export function normalizeSearchText(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
+  // Character by character, as PostgreSQL's lower() works (no final-sigma rule: Σ → σ anywhere).
+  let lowered = '';
+  for (const ch of text) lowered += unaccentChar(ch).toLowerCase();
+  return lowered
     .replace(/['’`.-]/g, '')
     .replace(/&/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .replace(SQL_WHITESPACE, ' ')
+    .replace(/^ | $/g, '');
 }
 
 const byTerm = new Map<string, readonly string[]>();

@@ -12,7 +12,8 @@ export interface RetailerHistory {
   history: HistoryColumns;
 }
 
-type SpanRow = Span & { scope_last: string | null };
+/** A span with its scope's last collection day (the `to` of an open span, src/domain/spans.ts spanTo). */
+type SpanRow = Span & { scope_last_day: string | null };
 
 const SPAN_COLS = 'sp.first_day, sp.last_day, sp.price, sp.promo_price, sp.promo_kind, sp.multibuy_qty, sp.multibuy_price';
 
@@ -25,18 +26,18 @@ export async function listingHistory(pool: pg.Pool, listingId: number, storeId: 
   const { rows } =
     storeId === 0
       ? await pool.query<SpanRow>(
-          `SELECT ${SPAN_COLS}, r.last_national_day AS scope_last
+          `SELECT ${SPAN_COLS}, r.last_national_day AS scope_last_day
            FROM national_price_span sp JOIN listing l ON l.id = sp.listing_id JOIN retailer r ON r.id = l.retailer_id
            WHERE sp.listing_id = $1 ORDER BY sp.first_day, sp.id`,
           [listingId],
         )
       : await pool.query<SpanRow>(
-          `SELECT ${SPAN_COLS}, st.last_day AS scope_last
+          `SELECT ${SPAN_COLS}, st.last_day AS scope_last_day
            FROM store_price_span sp JOIN store st ON st.id = sp.store_id
            WHERE sp.listing_id = $1 AND sp.store_id = $2 ORDER BY sp.first_day, sp.id`,
           [listingId, storeId],
         );
-  return historyColumns(rows, rows[0]?.scope_last ?? null);
+  return historyColumns(rows, rows[0]?.scope_last_day ?? null);
 }
 
 /**
@@ -45,7 +46,7 @@ export async function listingHistory(pool: pg.Pool, listingId: number, storeId: 
  */
 export async function productHistory(pool: pg.Pool, productId: number): Promise<RetailerHistory[]> {
   const { rows } = await pool.query<SpanRow & { slug: string }>(
-    `SELECT r.slug, ${SPAN_COLS}, r.last_national_day AS scope_last
+    `SELECT r.slug, ${SPAN_COLS}, r.last_national_day AS scope_last_day
      FROM listing l JOIN retailer r ON r.id = l.retailer_id JOIN national_price_span sp ON sp.listing_id = l.id
      WHERE l.product_id = $1
      ORDER BY r.slug, sp.first_day, sp.listing_id, sp.id`,
@@ -56,7 +57,7 @@ export async function productHistory(pool: pg.Pool, productId: number): Promise<
   rows.forEach((row, i) => {
     group.push(row);
     if (rows[i + 1]?.slug !== row.slug) {
-      out.push({ retailer: row.slug, history: historyColumns(group, row.scope_last) });
+      out.push({ retailer: row.slug, history: historyColumns(group, row.scope_last_day) });
       group = [];
     }
   });

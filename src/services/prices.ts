@@ -3,13 +3,13 @@
  * runs one SQL statement whatever the number of keys, so dataloaders built on them (src/context.ts)
  * keep the query count of a request independent of its result size.
  *
- * Conventions: money in integer NZ cents; days as `YYYY-MM-DD` NZ calendar strings. An open span
- * (`last_day IS NULL`) runs to its store's `last_day` (store spans) or its chain's
- * `last_national_day` (national spans).
+ * Conventions: money in integer NZ cents; days as `YYYY-MM-DD` NZ calendar strings. A span's `to`
+ * follows the open-span end rule (`spanTo` in src/domain/spans.ts, `spanToSql` in ./span-sql.ts).
  */
 import type pg from 'pg';
 import type { PromoKind } from '../domain/spans.js';
 import { nzToday } from '../domain/days.js';
+import { nationalLastDay, spanToSql, statsWindowEndSql } from './span-sql.js';
 
 /** Promotion fields shared by every price row (cents; null when no promotion applies). */
 export interface PromoFields {
@@ -23,8 +23,8 @@ export interface PromoFields {
 export interface CurrentSpan extends PromoFields {
   listing_id: number;
   first_day: string;
-  /** Last day the span was observed: its `last_day`, or its chain's last national day when open. */
-  day: string;
+  /** Last day the span was observed (its `to`, src/domain/spans.ts spanTo): its `last_day`, or its chain's last national day when open. */
+  to: string;
   /** True while the span is open (the listing was in the chain's latest collection). */
   open: boolean;
   /** Shelf price, cents. */
@@ -77,7 +77,7 @@ const PROMO_COLS = 'sp.promo_price, sp.promo_kind, sp.multibuy_qty, sp.multibuy_
 export async function currentNationalSpans(pool: pg.Pool, listingIds: readonly number[]): Promise<Map<number, CurrentSpan>> {
   const { rows } = await pool.query<CurrentSpan>(
     `SELECT DISTINCT ON (sp.listing_id) sp.listing_id, sp.first_day,
-       coalesce(sp.last_day, r.last_national_day, sp.first_day) AS day, sp.last_day IS NULL AS open,
+       ${spanToSql('sp', nationalLastDay('r'))} AS "to", sp.last_day IS NULL AS open,
        sp.price, ${PROMO_COLS}
      FROM national_price_span sp
      JOIN listing l ON l.id = sp.listing_id
@@ -155,8 +155,8 @@ export async function dailyStats(
      JOIN listing l ON l.id = s.listing_id
      JOIN retailer r ON r.id = l.retailer_id
      WHERE s.listing_id = ANY($1::int[])
-       AND s.day > coalesce(r.last_national_day, $2::date) - $3::int
-       AND s.day <= coalesce(r.last_national_day, $2::date)
+       AND s.day > ${statsWindowEndSql('r', '$2::date')} - $3::int
+       AND s.day <= ${statsWindowEndSql('r', '$2::date')}
      GROUP BY s.listing_id`,
     [listingIds, today, STATS_WINDOW_DAYS],
   );

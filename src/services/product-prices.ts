@@ -11,6 +11,7 @@
 import type pg from 'pg';
 import { nzToday } from '../domain/days.js';
 import { CURRENT_STORE_SPAN, groupRows, STATS_WINDOW_DAYS, type DailyStatsColumns, type PromoFields } from './prices.js';
+import { statsWindowEndSql } from './span-sql.js';
 
 /**
  * One store's current price of a product (api-spec "ProductStorePrice"): the price of the open span,
@@ -115,8 +116,8 @@ export async function productSpreads(
        JOIN retailer r ON r.id = l.retailer_id
        JOIN listing_day_stats s ON s.listing_id = l.id
        WHERE l.product_id = ANY($1::int[])
-         AND s.day > coalesce(r.last_national_day, $2::date) - $3::int
-         AND s.day <= coalesce(r.last_national_day, $2::date)
+         AND s.day > ${statsWindowEndSql('r', '$2::date')} - $3::int
+         AND s.day <= ${statsWindowEndSql('r', '$2::date')}
      ), ranked AS (
        -- Listing medians of one chain and day in order, with the running and total store counts:
        -- the (weighted) median sits at positions (total + 1) / 2 and (total + 2) / 2.

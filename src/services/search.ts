@@ -5,8 +5,10 @@
  * names, offers and prices are resolved by the graph from PostgreSQL.
  */
 import type pg from 'pg';
+import { groupRankedListings, type GroupIds } from '../domain/search-results.js';
 import { BadRequest } from '../errors.js';
 import type { SearchBackend, SuggestionHit } from '../search/backend.js';
+import { latestNationalSpanJoin, listingLastSeenSql } from './span-sql.js';
 
 /** Longest accepted query text, in characters (api-spec Limits: `q`). */
 export const MAX_QUERY_LENGTH = 100;
@@ -32,14 +34,6 @@ export interface CatalogueSearch {
   /** Retailer slug: rank only that chain's catalogue. */
   retailer?: string | null;
   limit?: number | null;
-}
-
-/** One search_products result: a linked product, or an unlinked listing standing alone. */
-export interface GroupKey {
-  /** The product, or null for a listing not yet linked. */
-  productId: number | null;
-  /** The listings of the group that matched, best first (one for an unlinked listing). */
-  listingIds: number[];
 }
 
 /**
@@ -97,15 +91,13 @@ export async function listingIdsByGtin(pool: pg.Pool, gtin: number, retailerId: 
   return rows.map((r) => r.id);
 }
 
-/** The most recently seen listings (last national observation, newest first). */
+/** The most recently seen listings (by last seen day, src/domain/listings.ts lastSeen; newest first). */
 async function recentlySeen(pool: pg.Pool, retailerId: number | null, limit: number): Promise<number[]> {
   const { rows } = await pool.query<{ id: number }>(
     `SELECT l.id FROM listing l JOIN retailer r ON r.id = l.retailer_id
-     LEFT JOIN LATERAL (
-       SELECT coalesce(sp.last_day, r.last_national_day) AS seen FROM national_price_span sp
-       WHERE sp.listing_id = l.id ORDER BY sp.first_day DESC LIMIT 1) cur ON true
+     ${latestNationalSpanJoin('l', 'r', 'latest')}
      WHERE ($1::int IS NULL OR l.retailer_id = $1)
-     ORDER BY coalesce(cur.seen, l.first_seen) DESC, l.id DESC
+     ORDER BY ${listingLastSeenSql('l', 'latest')} DESC, l.id DESC
      LIMIT $2`,
     [retailerId, limit],
   );
@@ -143,7 +135,7 @@ const GROUP_OVERFETCH = 3;
  * With `retailer`, only that chain's listings are ranked (the graph still shows every chain's offer).
  * @throws BadRequest as {@link searchListingIds} (limit 1..100, default 40).
  */
-export async function searchProductGroups(deps: SearchDeps, search: CatalogueSearch): Promise<GroupKey[]> {
+export async function searchProductGroups(deps: SearchDeps, search: CatalogueSearch): Promise<GroupIds[]> {
   const text = queryText(search.q);
   const limit = checkedLimit(search.limit, PRODUCT_LIMIT);
   const retailerId = search.retailer ? await retailerIdBySlug(deps.pool, search.retailer) : null;
@@ -153,16 +145,7 @@ export async function searchProductGroups(deps: SearchDeps, search: CatalogueSea
     'SELECT id, product_id FROM listing WHERE id = ANY($1::int[])',
     [ids],
   );
-  const productOf = new Map(rows.map((r) => [r.id, r.product_id]));
-  const groups = new Map<string, GroupKey>();
-  for (const id of ids) {
-    const productId = productOf.get(id) ?? null;
-    const key = productId === null ? `l${id}` : `p${productId}`;
-    const group = groups.get(key);
-    if (group) group.listingIds.push(id);
-    else groups.set(key, { productId, listingIds: [id] });
-  }
-  return [...groups.values()].slice(0, limit);
+  return groupRankedListings(ids, new Map(rows.map((r) => [r.id, r.product_id])), limit);
 }
 
 /**
@@ -181,7 +164,7 @@ export async function suggestions(deps: SearchDeps, args: { q?: string | null; l
  * of them is linked), or null when no listing carries it.
  * @throws BadRequest when `gtinText` has no digits or more than 14.
  */
-export async function gtinGroup(pool: pg.Pool, gtinText: string): Promise<GroupKey | null> {
+export async function gtinGroup(pool: pg.Pool, gtinText: string): Promise<GroupIds | null> {
   const gtin = gtinOf(gtinText);
   if (gtin === null) throw new BadRequest(`Invalid parameter "gtin": must be 1 to ${MAX_GTIN_DIGITS} digits`);
   const ids = await listingIdsByGtin(pool, gtin);

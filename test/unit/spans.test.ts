@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { historyColumns, mergeDay, nationalPrice, samePrice, type PriceTuple, type Span } from '../../src/domain/spans.js';
+import { historyColumns, mergeDay, nationalPrice, samePrice, spanTo, type PriceTuple, type Span } from '../../src/domain/spans.js';
 
 const p = (price: number, extra: Partial<PriceTuple> = {}): PriceTuple => ({
   price, promo_price: null, promo_kind: null, multibuy_qty: null, multibuy_price: null, ...extra,
@@ -95,5 +95,20 @@ describe('historyColumns and samePrice', () => {
     });
     expect(samePrice(p(1), p(1))).toBe(true);
     expect(samePrice(p(1), p(1, { multibuy_qty: 2 }))).toBe(false);
+  });
+});
+
+describe('spanTo (the open-span end rule)', () => {
+  it('is the last_day of a closed span, else the scope\'s last collection day, else the first day', () => {
+    expect(spanTo({ first_day: '2025-01-01', last_day: '2025-01-05' }, '2025-02-01')).toBe('2025-01-05');
+    expect(spanTo({ first_day: '2025-01-01', last_day: null }, '2025-02-01')).toBe('2025-02-01');
+    expect(spanTo({ first_day: '2025-01-01', last_day: null }, null)).toBe('2025-01-01');
+  });
+  it('is what historyColumns puts in `to`', () => {
+    const spans: Span[] = [
+      { ...p(1), first_day: '2025-01-01', last_day: '2025-01-03' },
+      { ...p(2), first_day: '2025-01-04', last_day: null },
+    ];
+    expect(historyColumns(spans, '2025-01-09').to).toEqual(spans.map((s) => spanTo(s, '2025-01-09')));
   });
 });

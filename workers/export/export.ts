@@ -36,9 +36,8 @@ import {
   folderName,
   removeLeftovers,
   writeManifest,
-  type ExportFile,
-  type ExportManifest,
 } from './publish.js';
+import type { ExportFile, ExportManifest } from '../../src/services/exports.js';
 
 /** Key of the session-level advisory lock held by a running export (`pg_try_advisory_lock`). */
 export const EXPORT_LOCK_KEY = 6_116_640_621; // fixed, arbitrary: "export" for this service

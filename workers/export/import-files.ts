@@ -15,7 +15,7 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import { EXPORT_TABLES, type ExportTable } from './columns.js';
-import { ExportManifest, MANIFEST_FILE } from './publish.js';
+import { ExportManifest, MANIFEST_FILE } from '../../src/services/exports.js';
 import type { Progress } from '../progress.js';
 
 /** The licence every export carries (api-spec "ExportManifest"). */

@@ -57,6 +57,7 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { EXPORT_TABLES, exportTable, POSTGRES_TYPE, quoteIdent, type ColumnType, type ExportTable } from './columns.js';
+import { spanToSql, storeLastDay } from '../../src/services/span-sql.js';
 import {
   byteCounter,
   countCsvRows,
@@ -66,7 +67,7 @@ import {
   readCsvHeader,
   verifyFiles,
 } from './import-files.js';
-import type { ExportManifest } from './publish.js';
+import type { ExportManifest } from '../../src/services/exports.js';
 import { makeProgress, type Progress } from '../progress.js';
 import { MATCH_LOCK_KEY, refreshProducts } from '../match/store.js';
 
@@ -313,7 +314,7 @@ async function load(
       const stats = await client.query(
         `INSERT INTO listing_day_stats (listing_id, day, min, med, max, n)
          WITH sp AS (
-           SELECT sp.listing_id, sp.first_day, coalesce(sp.last_day, st.last_day, sp.first_day) AS last_day, sp.price, st.retailer_id
+           SELECT sp.listing_id, sp.first_day, ${spanToSql('sp', storeLastDay('st'))} AS last_day, sp.price, st.retailer_id
            FROM store_price_span sp JOIN store st ON st.id = sp.store_id),
          days AS (SELECT retailer_id, first_day AS day FROM sp UNION SELECT retailer_id, last_day FROM sp)
          SELECT sp.listing_id, d.day, min(sp.price), round(percentile_cont(0.5) WITHIN GROUP (ORDER BY sp.price)::numeric)::int,

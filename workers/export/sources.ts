@@ -4,14 +4,22 @@
  * does not exist yet has no source (`null`) and is exported with zero rows and its full schema; a
  * future table slots in by adding its entry here.
  *
- * Rules shared with the API:
- * - An open span (`last_day IS NULL`) runs to its store's `last_day` (store spans) or its chain's
- *   `last_national_day` (national spans), else its own first day
- *   (src/services/history.ts, src/domain/spans.ts historyColumns).
- * - A listing's `last_seen` is the last day of its latest national span (by first day, then id),
- *   else its first day; it is `available` when flagged available and that span is open
- *   (src/domain/listings.ts lastSeen and isAvailable, src/services/prices.ts currentNationalSpans).
+ * Rules shared with the API, each from its one SQL home (src/services/span-sql.ts):
+ * - a span's `last_day` column is its `to` (`spanToSql`; src/domain/spans.ts spanTo): its
+ *   `last_day`, or while open its store's `last_day` (store spans) or its chain's
+ *   `last_national_day` (national spans), else its own first day;
+ * - a listing's `last_seen` and `available` come from its latest national span
+ *   (`latestNationalSpanJoin`, `listingLastSeenSql`, `listingAvailableSql`; src/domain/listings.ts
+ *   lastSeen and isAvailable).
  */
+import {
+  latestNationalSpanJoin,
+  listingAvailableSql,
+  listingLastSeenSql,
+  nationalLastDay,
+  spanToSql,
+  storeLastDay,
+} from '../../src/services/span-sql.js';
 import { POSTGRES_TYPE, quoteIdent, type ColumnType, type ExportTable } from './columns.js';
 
 /** A table's SELECT: an SQL expression per column name, its FROM clause and its ORDER BY. */
@@ -24,11 +32,6 @@ export interface TableSource {
   orderBy: string;
 }
 
-const LATEST_NATIONAL = `LEFT JOIN LATERAL (
-    SELECT coalesce(ns.last_day, r.last_national_day, ns.first_day) AS day, ns.last_day IS NULL AS open
-    FROM national_price_span ns WHERE ns.listing_id = l.id
-    ORDER BY ns.first_day DESC, ns.id DESC LIMIT 1
-  ) latest ON true`;
 
 const PROMO = (a: string) =>
   `${a}.price, ${a}.promo_price, ${a}.promo_kind::int AS promo_kind, ${a}.multibuy_qty, ${a}.multibuy_price`;
@@ -51,9 +54,9 @@ export const TABLE_SOURCES: Record<ExportTable['name'], TableSource | null> = {
       category_path: 'l.category_path',
       image: 'l.image',
       retailer_url: 'l.retailer_url',
-      available: 'l.available AND coalesce(latest.open, false)',
+      available: listingAvailableSql('l', 'latest'),
       first_seen: 'l.first_seen',
-      last_seen: 'coalesce(latest.day, l.first_seen)',
+      last_seen: listingLastSeenSql('l', 'latest'),
       product_id: 'l.product_id',
       link_method: 'l.link_method',
       link_confidence: 'l.link_confidence',
@@ -61,7 +64,7 @@ export const TABLE_SOURCES: Record<ExportTable['name'], TableSource | null> = {
       kind: 'k.slug',
       generic: 'g.label',
     },
-    from: `listing l JOIN retailer r ON r.id = l.retailer_id LEFT JOIN generic g ON g.id = l.generic_id LEFT JOIN kind k ON k.id = g.kind_id ${LATEST_NATIONAL}`,
+    from: `listing l JOIN retailer r ON r.id = l.retailer_id LEFT JOIN generic g ON g.id = l.generic_id LEFT JOIN kind k ON k.id = g.kind_id ${latestNationalSpanJoin('l', 'r', 'latest')}`,
     orderBy: 'l.id',
   },
   stores: {
@@ -99,12 +102,12 @@ export const TABLE_SOURCES: Record<ExportTable['name'], TableSource | null> = {
     },
     from: `(
       SELECT 'national'::text AS scope, sp.listing_id, NULL::int AS store_id, sp.first_day,
-        coalesce(sp.last_day, r.last_national_day, sp.first_day) AS last_day, sp.last_day IS NULL AS current,
+        ${spanToSql('sp', nationalLastDay('r'))} AS last_day, sp.last_day IS NULL AS current,
         ${PROMO('sp')}, sp.id
       FROM national_price_span sp JOIN listing l ON l.id = sp.listing_id JOIN retailer r ON r.id = l.retailer_id
       UNION ALL
       SELECT 'store'::text, sp.listing_id, sp.store_id, sp.first_day,
-        coalesce(sp.last_day, st.last_day, sp.first_day), sp.last_day IS NULL,
+        ${spanToSql('sp', storeLastDay('st'))}, sp.last_day IS NULL,
         ${PROMO('sp')}, sp.id
       FROM store_price_span sp JOIN store st ON st.id = sp.store_id
     ) u`,

@@ -2,14 +2,16 @@
  * Listing documents for the Elasticsearch index, read from PostgreSQL (the source of truth):
  * keyset batches for a full reindex, or a set of ids for an incremental update.
  *
- * `last_seen` is the `to` of the listing's latest national span (its `last_day`, or the chain's
- * last national day while the span is open: the same rule as "recently seen" in
- * src/services/search.ts), else `first_seen`. It is exact when a document is written; a listing
+ * `last_seen` is the listing's last seen day (`lastSeen` of src/domain/listings.ts, in SQL
+ * `listingLastSeenSql` of src/services/span-sql.ts, as "recently seen" in src/services/search.ts).
+ * It is exact when a document is written; a listing
  * whose open span merely runs on (not mentioned in a 'changes' collection) keeps the older value
  * until it is next touched or reindexed. Nothing ranks on it.
  */
 import type pg from 'pg';
-import { categoryNodes, groupKey, type ListingDocument } from '../../src/search/elasticsearch/mapping.js';
+import { groupKey } from '../../src/domain/search-results.js';
+import { categoryNodes, type ListingDocument } from '../../src/search/elasticsearch/mapping.js';
+import { latestNationalSpanJoin, listingLastSeenSql } from '../../src/services/span-sql.js';
 
 interface Row {
   id: number;
@@ -26,20 +28,18 @@ interface Row {
   kind_label: string | null;
   available: boolean;
   first_seen: string;
-  last_seen: string | null;
+  last_seen: string;
 }
 
 const SELECT = `SELECT l.id, l.retailer_id, r.slug AS retailer, r.name AS retailer_name, l.product_id, p.name AS product_name,
     l.name, l.brand, l.size_text, l.category_path, l.gtin::text AS gtin, k.label AS kind_label, l.available,
-    l.first_seen::text AS first_seen, cur.seen::text AS last_seen
+    l.first_seen::text AS first_seen, (${listingLastSeenSql('l', 'latest')})::text AS last_seen
   FROM listing l
   JOIN retailer r ON r.id = l.retailer_id
   LEFT JOIN product p ON p.id = l.product_id
   LEFT JOIN generic g ON g.id = l.generic_id
   LEFT JOIN kind k ON k.id = g.kind_id
-  LEFT JOIN LATERAL (
-    SELECT coalesce(sp.last_day, r.last_national_day) AS seen FROM national_price_span sp
-    WHERE sp.listing_id = l.id ORDER BY sp.first_day DESC LIMIT 1) cur ON true`;
+  ${latestNationalSpanJoin('l', 'r', 'latest')}`;
 
 /** The document of one row (empty strings of optional text become null). */
 function toDocument(r: Row): ListingDocument {
@@ -61,7 +61,7 @@ function toDocument(r: Row): ListingDocument {
     kind_label: r.kind_label,
     available: r.available,
     first_seen: r.first_seen,
-    last_seen: r.last_seen ?? r.first_seen,
+    last_seen: r.last_seen,
   };
 }
 

@@ -80,11 +80,6 @@ export interface ListingDocument {
   last_seen: string;
 }
 
-/** The `group_key` of a listing. */
-export function groupKey(id: number, productId: number | null): string {
-  return productId === null ? `l${id}` : `p${productId}`;
-}
-
 /** The `category_nodes` of a category path: each prefix of it as a JSON array string. */
 export function categoryNodes(path: readonly string[]): string[] {
   return path.map((_, i) => JSON.stringify(path.slice(0, i + 1)));
