@@ -19,12 +19,9 @@ import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, statusForCode } from '../sr
 import { schema as defaultSchema } from '../src/graph/index.js';
 import { findInvalidText } from './graphql/text.js';
 import { paramInfo, type AnyOperation } from './operation.js';
+import type { ErrorBody } from './resources.js';
 import { documentText, operations as registry } from './operations.js';
 
-/** The contract's Error body. */
-export interface ErrorBody {
-  error: { status: number; message: string };
-}
 
 /** What running an operation produced. */
 export interface Outcome {

@@ -6,6 +6,7 @@
  * documents reference it as `#/components/schemas/<id>`. Money is integer NZ cents throughout.
  */
 import { z } from 'zod';
+import { ExportManifest as ExportManifestSchema } from '../src/services/exports.js';
 
 /** Names a schema for the generated documents (its `id` becomes the component name). */
 function named<T extends z.ZodType>(id: string, description: string, schema: T): T {
@@ -378,22 +379,17 @@ export type Alternative = z.infer<typeof Alternative>;
 export type ProductDetail = z.infer<typeof ProductDetail>;
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** api-spec ExportManifest (get_export_manifest). */
+/**
+ * api-spec ExportManifest (get_export_manifest): the one schema of src/services/exports.ts (which the
+ * export worker writes and checks manifests with), named for the API documents, with the day and
+ * timestamp as the shared Day and Timestamp components.
+ */
 export const ExportManifest = named(
   'ExportManifest',
   'The nightly bulk export: its data day, licence and files (each downloadable from /data/latest/<name>).',
-  z.object({
+  ExportManifestSchema.extend({
     day: Day.describe('The data day the export holds prices up to'),
-    licence: z.literal('CC BY 4.0'),
     generated_at: Timestamp.describe('When the export was written'),
-    files: z.array(
-      z.object({
-        name: z.string().describe('File name, e.g. price_spans.parquet'),
-        bytes: z.int().min(0).describe('Size in bytes'),
-        rows: z.int().min(0).describe('Data rows'),
-        sha256: z.string().regex(/^[0-9a-f]{64}$/).describe('SHA-256 of the bytes, hex'),
-      }),
-    ),
   }),
 );
 export type ExportManifest = z.infer<typeof ExportManifest>;

@@ -26,7 +26,8 @@ import { once } from 'node:events';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { publicBaseUrl, type Env } from '../../src/env.js';
-import { errorBody, type ErrorBody } from '../execute.js';
+import { errorBody } from '../execute.js';
+import type { ErrorBody } from '../resources.js';
 import { clientKey, createBudget, type BudgetDecision, type WindowSpec } from './budget.js';
 
 /** Requests a minute per client address (api-spec Limits). */

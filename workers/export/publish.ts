@@ -20,10 +20,6 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ExportManifest, LATEST, MANIFEST_FILE, type ExportFile } from '../../src/services/exports.js';
-
-// The manifest's schema and reader live with the service that serves it (src/services/exports.ts),
-// its one home. Re-exported only for test/integration/export.test.ts, which should import from there.
-export { ExportFile, ExportManifest, LATEST, MANIFEST_FILE };
 /** Published exports kept by default (the newest, `latest`, included). */
 export const DEFAULT_KEEP = 3;
 

@@ -205,7 +205,7 @@ export async function ingest(
     const bar = makeProgress(opts.progress, 'ingest days', days.length);
     for (const day of days) {
       // One transaction per day, on the held connection (its temporary tables and advisory locks).
-      await inTransaction(client, (tx) => mergeDay(tx, day, mode, opts.afterGap === true, opts.source ?? null));
+      await inTransaction(client, (tx) => mergeDayInSql(tx, day, mode, opts.afterGap === true, opts.source ?? null));
       bar.increment();
     }
     bar.stop();
@@ -237,7 +237,7 @@ const SAME_PRICE = (a: string, b: string) => `${a}.price = ${b}.price
   AND ${a}.multibuy_qty IS NOT DISTINCT FROM ${b}.multibuy_qty AND ${a}.multibuy_price IS NOT DISTINCT FROM ${b}.multibuy_price`;
 
 /** Merges the staged rows of one day, inside the caller's transaction. */
-async function mergeDay(client: pg.PoolClient, day: string, mode: CollectionMode, afterGap: boolean, source: string | null): Promise<void> {
+async function mergeDayInSql(client: pg.PoolClient, day: string, mode: CollectionMode, afterGap: boolean, source: string | null): Promise<void> {
   const q = (sql: string) => client.query(sql, [day]);
 
   // Listings: insert new ones, then update attributes that changed (an empty value never erases).
