@@ -1,6 +1,6 @@
 /** lookup_gtin: GET /api/v1/gtin/{gtin} → ProductGroup (404 when no listing carries the barcode). */
 import { z } from 'zod';
-import { MAX_GTIN_DIGITS } from '../../src/services/search.js';
+import { MAX_GTIN_DIGITS } from '../../src/domain/matching.js';
 import { defineOperation } from '../operation.js';
 import { ProductGroup } from '../resources.js';
 import { present, productGroup } from '../shapes.js';

@@ -150,6 +150,22 @@ export function gtinProblem(code: string | number | bigint | null | undefined): 
   return null;
 }
 
+/** Most digits a GTIN has (GTIN-14). */
+export const MAX_GTIN_DIGITS = 14;
+
+/**
+ * The stored form of a barcode (`listing.gtin`, a bigint): its digits as a number, so the
+ * GTIN-8/12/13/14 forms of one code (leading zeros) are one value; non-digits are ignored. Null when
+ * there are no digits, more than {@link MAX_GTIN_DIGITS}, or only zeros. The one key that ingest
+ * writes and GTIN lookup reads; it does not judge the check digit ({@link gtinProblem} does).
+ */
+export function gtinKey(text: string | number | bigint): number | null {
+  const digits = String(text).replace(/\D/g, '');
+  if (digits.length === 0 || digits.length > MAX_GTIN_DIGITS) return null;
+  const n = Number(digits);
+  return n > 0 ? n : null;
+}
+
 /**
  * A GTIN-8/12/13/14 as its 14-digit form, or null when it is not a usable trade-item number
  * (any {@link gtinProblem}: bad format, wrong check digit, restricted circulation). The one

@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import { groupRankedListings, type GroupIds } from '../domain/search-results.js';
 import { BadRequest } from '../errors.js';
+import { gtinKey, MAX_GTIN_DIGITS } from '../domain/matching.js';
 import type { SearchBackend, SuggestionHit } from '../search/backend.js';
 import { latestNationalSpanJoin, listingLastSeenSql } from './span-sql.js';
 
@@ -19,7 +20,6 @@ export const PRODUCT_LIMIT = { default: 40, min: 1, max: 100 } as const;
 /** suggestions `limit`: default and bounds (api-spec Limits). */
 export const SUGGEST_LIMIT = { default: 8, min: 1, max: 12 } as const;
 /** Most digits a GTIN has (GTIN-14). */
-export const MAX_GTIN_DIGITS = 14;
 
 /** What the search services read from. */
 export interface SearchDeps {
@@ -64,22 +64,11 @@ function checkedLimit(limit: number | null | undefined, bounds: { default: numbe
   return n;
 }
 
-/**
- * The GTIN a query or path names: digits only (spaces, hyphens and other non-digits ignored),
- * 1 to 14 of them, as a number, so the GTIN-8/12/13/14 forms of one code (which differ only by
- * leading zeros) are the same value. Null when `text` has no digits or more than 14.
- */
-export function gtinOf(text: string): number | null {
-  const digits = text.replace(/\D/g, '');
-  if (digits.length === 0 || digits.length > MAX_GTIN_DIGITS) return null;
-  const n = Number(digits);
-  return n > 0 ? n : null;
-}
 
 /** Whether a query is a scanned or typed barcode: 8 to 14 digits once spaces and hyphens go. */
 function barcodeQuery(text: string): number | null {
   const compact = text.replace(/[\s-]/g, '');
-  return /^\d{8,14}$/.test(compact) ? gtinOf(compact) : null;
+  return /^\d{8,14}$/.test(compact) ? gtinKey(compact) : null;
 }
 
 /** Listings carrying `gtin`, optionally of one chain, available first. */
@@ -165,7 +154,7 @@ export async function suggestions(deps: SearchDeps, args: { q?: string | null; l
  * @throws BadRequest when `gtinText` has no digits or more than 14.
  */
 export async function gtinGroup(pool: pg.Pool, gtinText: string): Promise<GroupIds | null> {
-  const gtin = gtinOf(gtinText);
+  const gtin = gtinKey(gtinText);
   if (gtin === null) throw new BadRequest(`Invalid parameter "gtin": must be 1 to ${MAX_GTIN_DIGITS} digits`);
   const ids = await listingIdsByGtin(pool, gtin);
   if (ids.length === 0) return null;

@@ -21,6 +21,7 @@ import {
   nameTokens,
   normalizeGtin,
   gtinProblem,
+  gtinKey,
   priceAgreement,
   productAttributes,
   proposeLinks,
@@ -345,5 +346,16 @@ describe('productAttributes', () => {
     expect(pams).toMatchObject({ brand: 'Pams Finest', brandOwner: 'newworld', brandParent: 'Pams' });
     expect(titleCase('nz beef mince in juice')).toBe('NZ Beef Mince in Juice');
     expect(() => productAttributes([])).toThrow();
+  });
+});
+
+describe('gtinKey', () => {
+  it('is the stored form: digits as a number, the forms of one code equal', () => {
+    expect(gtinKey('9414742352296')).toBe(9414742352296);
+    expect(gtinKey('09414742352296')).toBe(9414742352296);
+    expect(gtinKey(' 9414-742 352296 ')).toBe(9414742352296);
+    expect(gtinKey('')).toBeNull();
+    expect(gtinKey('000')).toBeNull();
+    expect(gtinKey('123456789012345')).toBeNull();
   });
 });

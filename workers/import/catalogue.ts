@@ -42,7 +42,7 @@ import fs from 'node:fs';
 import type pg from 'pg';
 import { parse } from 'csv-parse/sync';
 import { dollarsToCents } from '../../src/domain/money.js';
-import { gtinProblem, normalizeGtin, type GtinProblem } from '../../src/domain/matching.js';
+import { gtinKey, gtinProblem, type GtinProblem } from '../../src/domain/matching.js';
 import type { PromoKind } from '../../src/domain/spans.js';
 import { ingest } from '../ingest/ingest.js';
 import type { RawRecord } from '../ingest/format.js';
@@ -170,7 +170,7 @@ export function readCatalogue(file: string): CatalogueRead {
     }
     const barcode = f('barcode');
     const problem = barcode === '' ? null : gtinProblem(barcode);
-    const gtin = barcode !== '' && problem === null ? (normalizeGtin(barcode) as string).replace(/^0+/, '') : null;
+    const gtin = barcode !== '' && problem === null ? String(gtinKey(barcode)) : null;
     if (gtin) out.gtins += 1;
     if (problem) out.gtinsDropped[problem] += 1;
     const tag = f('tag_type');

@@ -27,6 +27,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { CollectionMode } from '../../src/domain/spans.js';
+import { gtinKey } from '../../src/domain/matching.js';
 import { isDay, isFutureDay, nzToday } from '../../src/domain/days.js';
 import { validateObservation, ObservationError, type RawRecord } from './format.js';
 import { makeProgress } from '../progress.js';
@@ -106,7 +107,7 @@ async function* copyLines(records: AsyncIterable<RawRecord> | Iterable<RawRecord
         raw.line, { file: raw.file, column: 'day' },
       );
     }
-    const row = { ...o, line: raw.line, gtin: o.gtin === null ? null : String(Number(o.gtin)) };
+    const row = { ...o, line: raw.line, gtin: o.gtin === null ? null : gtinKey(o.gtin) };
     buf += STAGE_COLUMNS.map((c) => copyText((row as Record<string, unknown>)[c])).join('\t') + '\n';
     counter.rows += 1;
     if (buf.length > 1 << 16) {
