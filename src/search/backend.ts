@@ -45,7 +45,7 @@ export interface SuggestQuery {
 /** A search backend. Implementations must not throw for any text (bad input is the callers' 400). */
 export interface SearchBackend {
   /** `embedded` or `elasticsearch` (reported by healthz-like diagnostics and the bench). */
-  readonly kind: 'embedded' | 'elasticsearch';
+  readonly name: 'embedded' | 'elasticsearch';
   /** Listing ids matching `query.text`, best match first (exact-name matches before the rest). */
   searchListings(query: TextQuery): Promise<number[]>;
   /** Categories, brands, products and listings for a prefix, in display order. */

@@ -58,7 +58,7 @@ export function createElasticsearchBackend(opts: ElasticsearchOptions): SearchBa
   }
 
   return {
-    kind: 'elasticsearch',
+    name: 'elasticsearch',
 
     async searchListings(query: TextQuery): Promise<number[]> {
       if (!query.text.trim() || query.limit < 1) return [];

@@ -217,7 +217,7 @@ export function suggestionHref(kind: SuggestionHit['kind'], id: number | null, l
 /** The embedded backend over `pool` (borrowed; never closed here). */
 export function createEmbeddedBackend(pool: pg.Pool, opts: EmbeddedOptions = {}): SearchBackend {
   return {
-    kind: 'embedded',
+    name: 'embedded',
 
     async searchListings({ text, retailerId, limit }: TextQuery): Promise<number[]> {
       const norm = normalizeSearchText(text);

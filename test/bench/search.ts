@@ -358,7 +358,7 @@ async function main(): Promise<void> {
   const realDeps: SearchDeps = { pool: real.pool, search: backendFor(real.pool) };
   const server = await real.pool.query<{ v: string; jit: string }>(`SELECT current_setting('server_version') AS v, current_setting('jit') AS jit`);
   console.log(
-    `search bench — backend: ${realDeps.search.kind}; real catalogue database: ${real.label}; PostgreSQL ${server.rows[0].v}, jit ${server.rows[0].jit}`,
+    `search bench — backend: ${realDeps.search.name}; real catalogue database: ${real.label}; PostgreSQL ${server.rows[0].v}, jit ${server.rows[0].jit}`,
   );
   const cat = await loadCatalogue(real.pool);
   const scores = await relevance(realDeps, cat);
