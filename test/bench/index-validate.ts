@@ -1,0 +1,352 @@
+/**
+ * Validation of the daily food-price index (issue 15, item 6): the nowcast built from the real
+ * Woolworths NZ price log, compared with Stats NZ's official monthly Food Price Index. No database:
+ * the files are read, matched and indexed in memory with the domain code the index worker uses.
+ *
+ *   npm run validate:index            (DATA_DIR overrides ../shared/data)
+ *
+ * Inputs (../shared/data, described in its README.md):
+ * - `neon-ninja--woolies/price_history.csv`: Woolworths' national price **changes**, 2024-10-14 →
+ *   2025-05-03 (UTC), read by the importer's reader (workers/import/price-history.ts: NZ day, last
+ *   change of the day wins, cents). A change log: each SKU's price is carried forward every day from
+ *   its first logged change until the log ends. The log holds one price, the one the website
+ *   showed; it cannot tell a special from a shelf-price change, so **every price is taken as the
+ *   shelf price** (no promotion fields): a temporary special appears as two shelf-price changes and
+ *   moves the nowcast, as specials move the official FPI (which counts them at the price seen).
+ * - `neon-ninja--woolies/products.columns.tsv`: the catalogue of 2026-07-27 (names, sizes,
+ *   departments, sold-by-weight), read by workers/import/catalogue.ts `readCatalogue`. It describes
+ *   13,862 of the log's 19,618 SKUs, as they were in 2026 (a size or name may have changed since).
+ * - `thecolab-ai--nz-cost-of-living/src/lib/fpi_monthly.csv`: official FPI index levels, June 2017 =
+ *   1000: all food (CPIM.SE901) and the five groups (SE9011 fruit & veg … SE9015 restaurant meals
+ *   and ready-to-eat food; order as the data README states it, not checked against Stats NZ).
+ *
+ * Steps: every catalogue SKU of the log is classified (src/domain/kinds.ts) and matched to at most
+ * one basket item (src/domain/basket-match.ts); each matched SKU becomes one ListingDay per day
+ * (shelf price; pack size from the catalogue; per kg when sold by weight); src/domain/price-index.ts
+ * `computeIndex` runs over every day of the log. Monthly value = mean of the month's daily raw
+ * values (also: of its first 15 days only); monthly change = value / previous month's − 1, in %.
+ *
+ * Comparison: the official all-food index includes restaurant meals and ready-to-eat food (27 % of
+ * the basket), which shelves do not show; the nowcast renormalises over the four observable groups.
+ * So the nowcast's all food is compared with both (a) the official all-food index and (b) an
+ * "official observable" aggregate formed from the official group indices with the basket's group
+ * weights renormalised over the four observable groups (the same aggregation is checked on all five
+ * groups against the official total and printed).
+ *
+ * Baselines: **flat** (0 % every month) and **crude**: every logged SKU with a catalogue department,
+ * departments mapped to FPI groups, an unweighted chained Jevons (geometric mean of day-on-day price
+ * relatives) per group, groups combined with the same observable group weights.
+ *
+ * Prints progress and tables; exits 0 (a report for a human, nothing asserted).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { loadBasket, observableGroupWeights, type GroupCode } from '../../src/domain/basket.js';
+import { matchListing, type MatchInput } from '../../src/domain/basket-match.js';
+import { addDays } from '../../src/domain/days.js';
+import { classify } from '../../src/domain/kinds.js';
+import { computeIndex, type BasketItem as IndexItem, type ListingDay, type Match } from '../../src/domain/price-index.js';
+import { parseSize, totalQty } from '../../src/domain/sizes.js';
+import { readCatalogue } from '../../workers/import/catalogue.js';
+import { readPriceHistory } from '../../workers/import/price-history.js';
+
+const DATA_DIR = process.env.DATA_DIR ?? path.resolve(import.meta.dirname, '../../../shared/data');
+const LOG = path.join(DATA_DIR, 'neon-ninja--woolies', 'price_history.csv');
+const CATALOGUE = path.join(DATA_DIR, 'neon-ninja--woolies', 'products.columns.tsv');
+const FPI = path.join(DATA_DIR, 'thecolab-ai--nz-cost-of-living', 'src', 'lib', 'fpi_monthly.csv');
+
+const OBSERVABLE: GroupCode[] = ['fruit_veg', 'meat_poultry_fish', 'grocery_food', 'beverages'];
+const SERIES: Record<string, string> = {
+  total: 'CPIM.SE901', fruit_veg: 'CPIM.SE9011', meat_poultry_fish: 'CPIM.SE9012', grocery_food: 'CPIM.SE9013', beverages: 'CPIM.SE9014', restaurant: 'CPIM.SE9015',
+};
+const SHORT: Record<string, string> = { all: 'all food', fruit_veg: 'fruit & veg', meat_poultry_fish: 'meat & fish', grocery_food: 'grocery', beverages: 'beverages' };
+/** Catalogue departments → FPI group, for the crude baseline (non-food departments are left out). */
+const DEPT_GROUP: Record<string, GroupCode> = {
+  'Fruit & Veg': 'fruit_veg', 'Meat & Poultry': 'meat_poultry_fish', 'Fish & Seafood': 'meat_poultry_fish',
+  Pantry: 'grocery_food', 'Fridge & Deli': 'grocery_food', Bakery: 'grocery_food', Frozen: 'grocery_food', Drinks: 'beverages',
+};
+
+const t0 = performance.now();
+const log = (msg: string) => console.log(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(5)} s] ${msg}`);
+const f2 = (x: number | null) => (x == null || !Number.isFinite(x) ? '   -  ' : (x >= 0 ? '+' : '') + x.toFixed(2));
+const pad = (s: string, n: number) => s.padStart(n);
+
+for (const f of [LOG, CATALOGUE, FPI]) {
+  if (!fs.existsSync(f)) {
+    console.log(`missing data file: ${f} (set DATA_DIR); nothing to validate`);
+    process.exit(0);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Read the log: SKU → sorted (day, cents) changes.
+log(`reading the price log ${LOG}`);
+const history = await readPriceHistory(LOG);
+const changes = new Map<string, { day: string; price: number }[]>();
+let firstDay = '9999-12-31';
+let lastDay = '0000-01-01';
+for (const { record } of history.records) {
+  const r = record as { day: string; external_id: string; price: number };
+  let l = changes.get(r.external_id);
+  if (!l) changes.set(r.external_id, (l = []));
+  l.push({ day: r.day, price: r.price });
+  if (r.day < firstDay) firstDay = r.day;
+  if (r.day > lastDay) lastDay = r.day;
+}
+for (const l of changes.values()) l.sort((a, b) => (a.day < b.day ? -1 : 1));
+const days: string[] = [];
+for (let d = firstDay; d <= lastDay; d = addDays(d, 1)) days.push(d);
+log(`log: ${history.rows} rows, ${history.skus} SKUs, ${history.records.length} SKU-days with a change, NZ days ${firstDay} → ${lastDay} (${days.length} days)`);
+
+/** A SKU's price on every day from its first change to the log's end (carried forward), index-aligned with `days`. */
+function carried(l: { day: string; price: number }[]): (number | null)[] {
+  const out: (number | null)[] = new Array(days.length).fill(null);
+  let j = 0;
+  let cur: number | null = null;
+  for (let i = 0; i < days.length; i++) {
+    while (j < l.length && l[j].day <= days[i]) cur = l[j++].price;
+    out[i] = cur;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Catalogue and matching.
+log(`reading the catalogue ${CATALOGUE}`);
+const catalogue = readCatalogue(CATALOGUE).rows;
+const basket = loadBasket();
+const inLog = catalogue.filter((r) => changes.has(r.sku));
+log(`catalogue: ${catalogue.length} products, ${inLog.length} of them SKUs of the log (${changes.size - inLog.length} logged SKUs have no description)`);
+
+interface Matched { sku: string; listingId: number; itemCode: string; group: GroupCode; confidence: number; qty: number | null; unit: ListingDay['unit']; weighable: boolean }
+const matched: Matched[] = [];
+for (const r of inLog) {
+  const base = { name: r.name, brand: r.brand, sizeText: r.sizeText, categoryPath: r.department ? [r.department] : [], weighable: r.weighable };
+  const input: MatchInput = { ...base, kind: classify(base)?.kind.slug ?? null };
+  const m = matchListing(input, basket.items);
+  if (!m) continue;
+  const size = parseSize(r.sizeText);
+  const weighable = r.weighable || (size?.perKg ?? false);
+  matched.push({
+    sku: r.sku, listingId: Number(r.sku), itemCode: m.item.code, group: m.item.group, confidence: m.confidence,
+    qty: size && !weighable ? totalQty(size) : null, unit: size && !weighable ? size.unit : null, weighable,
+  });
+}
+log(`matched ${matched.length} logged SKUs to basket items`);
+
+// Matched listings per group.
+const observableItems = basket.items.filter((i) => i.observable);
+console.log('\nmatched listings per group (catalogue SKUs of the log)');
+console.log(`  ${'group'.padEnd(13)} ${pad('listings', 8)} ${pad('items', 5)} ${pad('with ≥1', 7)} ${pad('weight cov.', 11)} ${pad('mean conf.', 10)}`);
+{
+  let totL = 0;
+  let totI = 0;
+  let totC = 0;
+  for (const g of OBSERVABLE) {
+    const ms = matched.filter((m) => m.group === g);
+    const its = observableItems.filter((i) => i.group === g);
+    const covered = new Set(ms.map((m) => m.itemCode));
+    const w = its.reduce((s, i) => s + i.weight, 0);
+    const wc = its.filter((i) => covered.has(i.code)).reduce((s, i) => s + i.weight, 0);
+    const conf = ms.reduce((s, m) => s + m.confidence, 0) / (ms.length || 1);
+    totL += ms.length;
+    totI += its.length;
+    totC += covered.size;
+    console.log(`  ${SHORT[g].padEnd(13)} ${pad(String(ms.length), 8)} ${pad(String(its.length), 5)} ${pad(String(covered.size), 7)} ${pad(((100 * wc) / w).toFixed(1) + ' %', 11)} ${pad(conf.toFixed(3), 10)}`);
+  }
+  console.log(`  ${'total'.padEnd(13)} ${pad(String(totL), 8)} ${pad(String(totI), 5)} ${pad(String(totC), 7)}`);
+  const unmatchedItems = observableItems.filter((i) => !matched.some((m) => m.itemCode === i.code));
+  console.log(`  observable items with no matched listing (${unmatchedItems.length}): ${unmatchedItems.map((i) => i.name).join('; ') || '-'}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. The index over every day of the log.
+const observations: ListingDay[] = [];
+for (const m of matched) {
+  const prices = carried(changes.get(m.sku)!);
+  for (let i = 0; i < days.length; i++) {
+    const p = prices[i];
+    if (p == null || p <= 0) continue;
+    observations.push({ listingId: m.listingId, day: days[i], price: p, promoPrice: null, promoKind: null, qty: m.qty, unit: m.unit, weighable: m.weighable });
+  }
+}
+const indexItems: IndexItem[] = basket.items.map((i) => ({ code: i.code, group: i.group, weight: i.weight, perUnit: i.per_unit, observable: i.observable }));
+const matches: Match[] = matched.map((m) => ({ listingId: m.listingId, itemCode: m.itemCode, validFrom: firstDay }));
+log(`computing the index: ${observations.length} listing-days (shelf prices, carried forward daily), ${days.length} days`);
+const run = computeIndex({ from: firstDay, to: lastDay, basket: indexItems, matches, observations });
+log(`index computed: all food raw ${run.all.raw[0].toFixed(1)} → ${run.all.raw[run.all.raw.length - 1].toFixed(1)}`);
+
+// ---------------------------------------------------------------------------------------------
+// 4. Crude baseline: unweighted chained Jevons of every logged SKU by department, groups weighted.
+const crude = new Map<GroupCode, number[]>();
+{
+  const byGroup = new Map<GroupCode, (number | null)[][]>();
+  for (const r of inLog) {
+    const g = r.department ? DEPT_GROUP[r.department] : undefined;
+    if (!g) continue;
+    const l = byGroup.get(g) ?? [];
+    l.push(carried(changes.get(r.sku)!));
+    byGroup.set(g, l);
+  }
+  for (const g of OBSERVABLE) {
+    const series = byGroup.get(g) ?? [];
+    const out = [1000];
+    for (let i = 1; i < days.length; i++) {
+      let s = 0;
+      let n = 0;
+      for (const p of series) {
+        const a = p[i - 1];
+        const b = p[i];
+        if (a != null && b != null && a > 0 && b > 0) {
+          s += Math.log(b / a);
+          n++;
+        }
+      }
+      out.push(out[i - 1] * (n ? Math.exp(s / n) : 1));
+    }
+    crude.set(g, out);
+  }
+  log(`crude baseline: ${OBSERVABLE.map((g) => `${SHORT[g]} ${(byGroup.get(g) ?? []).length} SKUs`).join(', ')}`);
+}
+const ow = observableGroupWeights(basket);
+const crudeAll = days.map((_, i) => OBSERVABLE.reduce((s, g) => s + ow.get(g)! * crude.get(g)![i], 0));
+
+// ---------------------------------------------------------------------------------------------
+// 5. Official monthly series.
+const official = new Map<string, Map<string, number>>();
+for (const line of fs.readFileSync(FPI, 'utf8').trim().split('\n').slice(1)) {
+  const [ref, month, value] = line.split(',');
+  let m = official.get(ref);
+  if (!m) official.set(ref, (m = new Map()));
+  m.set(month, Number(value));
+}
+const offSeries = (key: string) => official.get(SERIES[key])!;
+const prevMonth = (m: string) => {
+  const [y, mo] = m.split('-').map(Number);
+  return mo === 1 ? `${y - 1}-12` : `${y}-${String(mo - 1).padStart(2, '0')}`;
+};
+const offChange = (key: string, m: string): number | null => {
+  const s = offSeries(key);
+  const a = s.get(prevMonth(m));
+  const b = s.get(m);
+  return a && b ? (b / a - 1) * 100 : null;
+};
+/** The official observable-groups aggregate: Σ W_g I_g / Σ W_g over `groups` with basket weights. */
+const aggregate = (groups: string[], m: string): number | null => {
+  let s = 0;
+  let w = 0;
+  for (const g of groups) {
+    const v = offSeries(g).get(m);
+    if (v == null) return null;
+    const wg = basket.groups.find((x) => x.code === g)!.weight;
+    s += wg * v;
+    w += wg;
+  }
+  return s / w;
+};
+const aggChange = (groups: string[], m: string): number | null => {
+  const a = aggregate(groups, prevMonth(m));
+  const b = aggregate(groups, m);
+  return a && b ? (b / a - 1) * 100 : null;
+};
+
+// ---------------------------------------------------------------------------------------------
+// 6. Monthly values and changes.
+const months = [...new Set(days.map((d) => d.slice(0, 7)))];
+const dayCount = (m: string, first15: boolean) => days.filter((d) => d.startsWith(m) && (!first15 || Number(d.slice(8)) <= 15)).length;
+function monthlyMeans(series: readonly number[], first15: boolean): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of months) {
+    const vals = series.filter((_, i) => days[i].startsWith(m) && (!first15 || Number(days[i].slice(8)) <= 15));
+    if (vals.length) out.set(m, vals.reduce((s, v) => s + v, 0) / vals.length);
+  }
+  return out;
+}
+const change = (mm: Map<string, number>, m: string): number | null => {
+  const a = mm.get(prevMonth(m));
+  const b = mm.get(m);
+  return a && b ? (b / a - 1) * 100 : null;
+};
+const compared = months.filter((m) => months.includes(prevMonth(m)) && offSeries('total').has(m));
+/** Months whose own days are a full calendar month in the log (the last month is cut short). */
+const complete = (m: string) => {
+  const [y, mo] = m.split('-').map(Number);
+  return dayCount(m, false) === new Date(Date.UTC(y, mo, 0)).getUTCDate();
+};
+
+console.log('\ncheck of the official aggregation: Σ w_g I_g / Σ w_g over all five groups (basket weights) vs the official all-food change, %');
+{
+  const errs: number[] = [];
+  const rows = compared.map((m) => {
+    const a = aggChange(['fruit_veg', 'meat_poultry_fish', 'grocery_food', 'beverages', 'restaurant'], m)!;
+    const o = offChange('total', m)!;
+    errs.push(Math.abs(a - o));
+    return `${m} ${f2(a)} vs ${f2(o)}`;
+  });
+  console.log(`  ${rows.join(' | ')}`);
+  console.log(`  mean absolute difference ${(errs.reduce((s, x) => s + x, 0) / errs.length).toFixed(2)} pp (rounding of the published levels and the weights' vintage)`);
+}
+
+interface Mae { label: string; nowcast: number; crude: number; flat: number; n: number }
+function table(first15: boolean): Mae[] {
+  const now = new Map<string, Map<string, number>>([['all', monthlyMeans(run.all.raw, first15)]]);
+  const cr = new Map<string, Map<string, number>>([['all', monthlyMeans(crudeAll, first15)]]);
+  for (const g of OBSERVABLE) {
+    now.set(g, monthlyMeans(run.groups.get(g)!.raw, first15));
+    cr.set(g, monthlyMeans(crude.get(g)!, first15));
+  }
+  const title = first15 ? 'first 15 days of each month' : 'whole months';
+  console.log(`\nmonthly change, % (nowcast = mean of the month's daily raw values, ${title}; official = Stats NZ FPI)`);
+  console.log(`  days used: ${months.map((m) => `${m} ${dayCount(m, first15)}`).join(', ')}`);
+  const cols: { key: string; label: string; off: (m: string) => number | null }[] = [
+    { key: 'all', label: 'all food vs official all food', off: (m) => offChange('total', m) },
+    { key: 'all', label: 'all food vs official observable groups', off: (m) => aggChange(OBSERVABLE, m) },
+    ...OBSERVABLE.map((g) => ({ key: g, label: SHORT[g], off: (m: string) => offChange(g, m) })),
+  ];
+  const out: Mae[] = [];
+  for (const c of cols) {
+    console.log(`\n  ${c.label}`);
+    console.log(`    ${'month'.padEnd(9)} ${pad('nowcast', 8)} ${pad('official', 8)} ${pad('error', 7)} ${pad('crude', 7)} ${pad('flat', 6)}`);
+    const e = { now: [] as number[], crude: [] as number[], flat: [] as number[] };
+    for (const m of compared) {
+      const n = change(now.get(c.key)!, m);
+      const o = c.off(m);
+      const k = change(cr.get(c.key)!, m);
+      const partial = !complete(m);
+      console.log(`    ${(m + (partial ? '*' : '')).padEnd(9)} ${pad(f2(n), 8)} ${pad(f2(o), 8)} ${pad(f2(n != null && o != null ? n - o : null), 7)} ${pad(f2(k), 7)} ${pad(f2(0), 6)}`);
+      if (partial || n == null || o == null || k == null) continue;
+      e.now.push(Math.abs(n - o));
+      e.crude.push(Math.abs(k - o));
+      e.flat.push(Math.abs(o));
+    }
+    const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / (a.length || 1);
+    console.log(`    MAE (pp, ${e.now.length} complete months): nowcast ${mean(e.now).toFixed(2)}, crude ${mean(e.crude).toFixed(2)}, flat ${mean(e.flat).toFixed(2)}`);
+    out.push({ label: c.label, nowcast: mean(e.now), crude: mean(e.crude), flat: mean(e.flat), n: e.now.length });
+  }
+  console.log(`  * the log's last month is partial (${dayCount(months[months.length - 1], first15)} days): shown, left out of the MAE`);
+  return out;
+}
+const whole = table(false);
+const half = table(true);
+
+// Coverage per month.
+console.log('\ncoverage: share of observable basket weight with ≥ 1 counted listing, mean over the month\'s days');
+console.log(`  ${'month'.padEnd(8)} ${pad('all', 6)} ${OBSERVABLE.map((g) => pad(SHORT[g], 12)).join(' ')}`);
+for (const m of months) {
+  const idx = days.map((d, i) => (d.startsWith(m) ? i : -1)).filter((i) => i >= 0);
+  const mean = (a: number[]) => idx.reduce((s, i) => s + a[i], 0) / idx.length;
+  console.log(`  ${m.padEnd(8)} ${pad((100 * mean(run.all.coverage)).toFixed(1), 6)} ${OBSERVABLE.map((g) => pad((100 * mean(run.groups.get(g)!.coverage)).toFixed(1), 12)).join(' ')}`);
+}
+
+console.log('\nsummary: mean absolute error of the monthly change, percentage points (complete months)');
+console.log(`  ${'series'.padEnd(40)} ${pad('nowcast', 8)} ${pad('crude', 7)} ${pad('flat', 6)} | ${pad('nowcast', 8)} ${pad('crude', 7)} ${pad('flat', 6)} (first 15 days)`);
+for (let i = 0; i < whole.length; i++) {
+  const a = whole[i];
+  const b = half[i];
+  console.log(`  ${a.label.padEnd(40)} ${pad(a.nowcast.toFixed(2), 8)} ${pad(a.crude.toFixed(2), 7)} ${pad(a.flat.toFixed(2), 6)} | ${pad(b.nowcast.toFixed(2), 8)} ${pad(b.crude.toFixed(2), 7)} ${pad(b.flat.toFixed(2), 6)}`);
+}
+console.log('\nnotes: all log prices are shelf prices (the log cannot tell specials); each SKU is carried forward between');
+console.log('changes until the log ends; sizes, names and sold-by-weight come from the 2026 catalogue; restaurant meals');
+console.log('and ready-to-eat food are not observed (the nowcast renormalises over the four shelf groups).');
+log('done');
