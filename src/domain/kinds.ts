@@ -93,7 +93,7 @@ export const KINDS: readonly Kind[] = [
     exclude: /\bformula\b/, otherShelves: true, variants: [v('snacks', /\bsnacks?\b/)], defaultVariant: 'meals' },
   // Ready meals and savoury bakes, whatever food their names mention.
   { slug: 'pizza-bases', label: 'Pizza bases', compareUnit: 'kg', pattern: /\bpizza bases?\b/ },
-  { slug: 'pizza', label: 'Pizza', compareUnit: 'kg', pattern: /\bpizzas?\b/, exclude: /\b(sauce|blend|cheese grated|grated|seasoning|topping|mix|shapes|pizza pieces|pullapart|pinwheel|rolls|kit|chips|crackers|snacks?)\b/ },
+  { slug: 'pizza', label: 'Pizza', compareUnit: 'kg', pattern: /\bpizzas?\b/, exclude: /\b(fresh vegetable|mushrooms?|sauce|blend|cheese grated|grated|seasoning|topping|mix|shapes|pizza pieces|pullapart|pinwheel|rolls|kit|chips|crackers|snacks?)\b/ },
   { slug: 'ready-meals', label: 'Ready meals', compareUnit: 'kg',
     pattern: /\b(ready meal|chilled meal|frozen meal|prepared meal|meal kit|heat and eat|pasta meals?|bowl meal|lasagne|lasagna|cannelloni|moussaka|shepherds pie|cottage pie|mac and cheese|macaroni cheese|burrito|burritos|enchiladas?|casserole|biryani|briyani|risotto)\b/,
     exclude: /\b(sheets|mix|sauce|recipe base|rice risotto|soup|kit pastry)\b/ },
@@ -102,7 +102,7 @@ export const KINDS: readonly Kind[] = [
   { slug: 'sushi', label: 'Sushi', compareUnit: 'kg', pattern: /\bsushi\b/, exclude: /\b(rice|ginger|nori|seaweed|seasoning|vinegar|mat|kit)\b/ },
   { slug: 'sausage-rolls', label: 'Sausage rolls and savouries', compareUnit: 'kg', pattern: /\b(sausage rolls?|savouries|pasty|pasties|quiches?|filos?|frittata)\b/,
     exclude: /\b(pastry|biscuits)\b/ },
-  { slug: 'pie', label: 'Pies', compareUnit: 'each', pattern: /\bpies?\b/, exclude: /\b(mince pies?|fruit pies?|apple|pie filling|pie apple|apricot|berry|pastry|lemon meringue|pecan|cherry|dessert|custard)\b/,
+  { slug: 'pie', label: 'Pies', compareUnit: 'each', pattern: /\bpies?\b/, exclude: /\b(polar pie|ice cream|frozen dessert|mince pies?|fruit pies?|apple|pie filling|pie apple|apricot|berry|pastry|lemon meringue|pecan|cherry|dessert|custard)\b/,
   },
   // Soups, stocks, sauces and condiments.
   { slug: 'soup-mix', label: 'Soup mix', compareUnit: 'kg', pattern: /\bsoup mix\b/ },
@@ -218,7 +218,7 @@ export const KINDS: readonly Kind[] = [
     pattern: /\b(lollies|lolly|sweets|gummies|gummy|jelly beans|jellybeans|licorice|liquorice|marshmallows?|mints|pebbles|jet planes|pineapple lumps|toffees?|fudge|candy|jellies|jelly babies|jelly tots|chews|snakes|sour straps|raspberries lollies|fruit bursts|mentos|tic tac|skittles|starburst|allens|pascall|rainbow|eclipse|gobstoppers|boiled|barley sugar|humbugs|bullseyes|rocks|lollipops?|pops|mallows|gum drops|wine gums|nougat|turkish delight|hokey pokey|honeycomb|sherbet|bonbons|soft centres)\b/,
     exclude: /\b(ice cream|frozen dessert|dog|cat|cake|lolly cake|chocolate block|chocolate bar|chocolate sharepack|chocolate box|bar|vitamins?|throat|lozenges?|cough|breath|gum|popcorn|protein|biscuits?|cookies?|slice|sauce|spread|topping|dessert|fudge sauce|rocky road|yogh?urt|mints? tea|herbal|baking|cereal|muesli|bars?|drink|decorations|icing)\b/,
     variants: [v('mints', /\b(mints|tic tac|eclipse|humbugs)\b/), v('marshmallows', /\bmarshmallows?\b/), v('licorice', /\b(licorice|liquorice)\b/)], defaultVariant: 'lollies' },
-  { slug: 'chewing-gum', label: 'Chewing gum', compareUnit: 'each', pattern: /\b(chewing gum|gum)\b/, exclude: /\b(gum drops|gummies|gumboots|gum trees|gumnut|bubble gum flavour|ice cream|frozen dessert|toothpaste)\b/ },
+  { slug: 'chewing-gum', label: 'Chewing gum', compareUnit: 'each', pattern: /\b(chewing gum|gum)\b/, exclude: /\b(gum drops?|gummies|gumboots|gum trees|gumnut|bubble gum flavour|ice cream|frozen dessert|toothpaste)\b/ },
   { slug: 'trail-mix', label: 'Trail mix and snack mixes', compareUnit: 'kg', pattern: /\b(trail mix|scroggin|nut mix|fruit and nut|nuts and raisins|student mix|nut and fruit|fruit nut mix|nut bar mix|snack pack nuts|nuts and seeds|seed mix|mixed seeds|snack mix)\b/,
     exclude: /\b(chocolate block|chocolate bar|muesli|bars?|cereal|biscuits?|yogh?urt)\b/ },
   { slug: 'nuts', label: 'Nuts', compareUnit: 'kg',
