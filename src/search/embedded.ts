@@ -96,15 +96,17 @@ l_cat AS (
 -- and is trigram-similar to it (≥ ${KIND_TYPO_SIMILARITY}: "bannana" → Bananas, "carots" → Carrots).
 -- Named kinds rank before typo-similar ones, kinds naming more words first.
 kind_label AS (
-  SELECT k.id, k.label, tsvector_to_array(to_tsvector('english', k.label)) AS words FROM kind k
+  SELECT k.id, tsvector_to_array(to_tsvector('english', k.label)) AS words, lower(k.label) AS text FROM kind k
+),
+kind_test AS (
+  SELECT kl.id, cardinality(kl.words) AS words,
+    kl.words <@ q.words
+      OR EXISTS (SELECT 1 FROM unnest($2::text[]) a WHERE kl.words <@ tsvector_to_array(to_tsvector('english', a))) AS named,
+    cardinality(kl.words) = cardinality(q.words) AND similarity(kl.text, q.norm) >= ${KIND_TYPO_SIMILARITY} AS typo
+  FROM kind_label kl, q
 ),
 kind_named AS (
-  SELECT kl.id, kl.label, cardinality(kl.words) AS words,
-    (kl.words <@ q.words OR EXISTS (SELECT 1 FROM unnest($2::text[]) a WHERE kl.words <@ tsvector_to_array(to_tsvector('english', a)))) AS named
-  FROM kind_label kl, q
-  WHERE kl.words <@ q.words
-    OR EXISTS (SELECT 1 FROM unnest($2::text[]) a WHERE kl.words <@ tsvector_to_array(to_tsvector('english', a)))
-    OR (cardinality(kl.words) = cardinality(q.words) AND similarity(lower(kl.label), q.norm) >= ${KIND_TYPO_SIMILARITY})
+  SELECT id, words, named FROM kind_test WHERE named OR typo
 ),
 l_kind AS (
   SELECT p.id, row_number() OVER (ORDER BY kn.named DESC, kn.words DESC, p.best, p.id) AS r
