@@ -144,6 +144,8 @@ export const DRIFT_ALLOW: DriftAllowList = {
     // At most one open span per store and listing / per listing: partial unique indexes.
     store_price_span_open_idx: 'unique, partial (last_day IS NULL)',
     national_price_span_open_idx: 'unique, partial (last_day IS NULL)',
+    // At most one basket match in force per listing (migration 20261128000000_index).
+    basket_match_open_idx: 'unique, partial (valid_to IS NULL)',
     // One collection per retailer, store (NULL for national) and day: unique over COALESCE(store_id, 0).
     collection_scope_day_idx: 'unique over an expression',
   },
