@@ -312,3 +312,26 @@ export function observableGroupWeights(basket: Basket): Map<GroupCode, number> {
   const total = obs.reduce((s, g) => s + g.weight, 0);
   return new Map(obs.map((g) => [g.code, g.weight / total]));
 }
+
+/** All food's series reference (Stats NZ FPI, all groups) and its group id in the index (0). */
+export const ALL_FOOD = { id: 0, code: 'all', name: 'All food', series_ref: 'CPIM.SE901' } as const;
+
+/** The stable integer id of a group (1 to 5, in {@link GROUP_CODES} order; 0 is all food). */
+export function groupId(code: GroupCode): number {
+  return GROUP_CODES.indexOf(code) + 1;
+}
+
+/** The api-spec unit enumeration value of a basket unit: kg → g, l → ml, each → each. */
+export type ApiUnit = 'g' | 'ml' | 'each';
+
+/**
+ * An item's dimension and size bounds as the API states them (api-spec BasketItem `unit`,
+ * `qty_min`, `qty_max`; unit enum g, ml, each, m): the basket file keeps bounds in kg, l or items
+ * ({@link BasketItem.qty_min}); the API gives them in g, ml or items, the units listings' `qty` use.
+ */
+export function apiSize(item: Pick<BasketItem, 'unit' | 'qty_min' | 'qty_max'>): { unit: ApiUnit; qty_min: number | null; qty_max: number | null } {
+  const unit: ApiUnit = item.unit === 'kg' ? 'g' : item.unit === 'l' ? 'ml' : 'each';
+  const f = PER_UNIT[item.unit];
+  const scale = (v: number | null) => (v == null ? null : round(v * f));
+  return { unit, qty_min: scale(item.qty_min), qty_max: scale(item.qty_max) };
+}
