@@ -24,6 +24,11 @@ const schema = z.object({
   EXPORT_DIR: z.string().min(1).default(path.join(root, '.data', 'exports')),
   /** Nightly export schedule (node-cron expression, Pacific/Auckland); `off` disables it. */
   EXPORT_CRON: z.string().min(1).default('30 4 * * *'),
+  /**
+   * Index schedule (node-cron, Pacific/Auckland): basket matching and the index run (incremental; a
+   * run with nothing new writes nothing). `off` disables it. The export also runs the index first.
+   */
+  INDEX_CRON: z.string().min(1).default('*/10 * * * *'),
   /** Import the real data into an empty database on start. */
   IMPORT_ON_START: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
   /**

@@ -11,6 +11,8 @@ import { describeFailure } from './db/embedded.js';
 import { createServer } from '../facades/server.js';
 import { importRealData, isEmpty, DataDirError, pendingImportSteps } from '../workers/import/index.js';
 import { runMatching } from '../workers/match/match.js';
+import { runBasketMatching } from '../workers/index/match.js';
+import { runIndex } from '../workers/index/compute.js';
 
 async function main(): Promise<void> {
   let env;
@@ -48,6 +50,14 @@ async function main(): Promise<void> {
     if (pending.length) {
       log.warn(`the database lacks import step(s) ${pending.join(', ')} of ${env.DATA_DIR}: run \`npm run import\`; if it refuses a day as not after the stored history, the database predates them — remove ${env.DATABASE_URL ? 'its data' : env.EMBEDDED_PG_DIR} and start again`);
     }
+  }
+
+  if (env.IMPORT_ON_START && !(await isEmpty(db.pool))) {
+    // The food price index over whatever is stored: basket matching, then the index (incremental;
+    // a database whose index is current writes nothing), as `npm run worker -- index` does.
+    const basket = await runBasketMatching(db.pool, { progress: false });
+    const index = await runIndex(db.pool, { dataDir: env.DATA_DIR, progress: false });
+    log.info({ basketMatches: basket.inForce, mode: index.mode, days: index.days, firstDay: index.firstDay, lastDay: index.lastDay, seconds: (Date.now() - started) / 1000 }, 'index up to date');
   }
 
   const app = await createServer({ db, env });

@@ -10,6 +10,12 @@
  *   unlink <listingId> [--note <t>]                a curator's unlink (locked: re-runs keep it unlinked)
  *   lock <listingId> | unlock <listingId>          pin a listing's link as it is / hand it back to the matcher
  *   history <listingId>                            the listing's link decisions, oldest first
+ *   index [--full]                                 basket matching, then the food price index (incremental unless --full)
+ *   basket-match [--dry-run]                       match listings to basket items (also run by index)
+ *   basket-add <listingId> <itemId> [--note <t>]   a curator's basket match (manual, locked)
+ *   basket-remove <listingId> [--note <t>]         a curator's removal (locked: the matcher never re-adds it)
+ *   basket-lock <listingId> | basket-unlock <listingId>  pin a listing's basket state / hand it back to the matcher
+ *   basket-history <listingId>                     the listing's basket decisions, oldest first
  *   export                                         write the nightly export into EXPORT_DIR and switch `latest` to it
  *   import-export <folder|manifest-url>            load an export into an empty instance (every sha256 checked first)
  *   schedule                                       run the nightly jobs on EXPORT_CRON (Pacific/Auckland) until stopped
@@ -44,6 +50,11 @@ import { enqueueListings, syncPendingListings } from './search/sync.js';
 import { IndexBusyError } from './search/lock.js';
 import { runMatching, type MatchReport } from './match/match.js';
 import { LinkCommandError, linkHistory, linkListing, setLocked, unlinkListing } from './match/admin.js';
+import { runBasketMatching, type BasketMatchReport } from './index/match.js';
+import { BasketCommandError, basketHistory, basketLock, basketMatch, basketUnmatch } from './index/admin.js';
+import { runIndex, type IndexReport } from './index/compute.js';
+import { OfficialIndexError } from './index/official.js';
+import { BasketError } from '../src/domain/basket.js';
 
 const USAGE = `usage: npm run worker -- <command>
   ingest [--changes] [--after-gap] <file>...     ingest observation files (.csv, .ndjson); --after-gap: the days
@@ -57,9 +68,18 @@ const USAGE = `usage: npm run worker -- <command>
   lock <listingId>                               pin a listing's current link (or unlinked state)
   unlock <listingId>                             hand a listing back to the matcher
   history <listingId>                            a listing's link decisions, oldest first
+  index [--full]                                 match listings to the basket, then compute the food price index
+                                                 (only the new days unless --full; also run after ingest and import)
+  basket-match [--dry-run]                       match listings to basket items only
+  basket-add <listingId> <itemId> [--note <t>]   a curator's basket match (manual, locked)
+  basket-remove <listingId> [--note <t>]         remove a listing from the basket, locked (never re-added)
+  basket-lock <listingId>                        pin a listing's basket state
+  basket-unlock <listingId>                      hand a listing's basket state back to the matcher
+  basket-history <listingId>                     a listing's basket decisions, oldest first
   export                                         write the nightly export (Parquet + CSV) and publish it as latest
   import-export <folder|manifest-url>            load an export into an empty instance, verifying every file first
-  schedule                                       run the nightly export on EXPORT_CRON (Pacific/Auckland) until stopped`;
+  schedule                                       run the index on INDEX_CRON and the nightly export on EXPORT_CRON
+                                                 (Pacific/Auckland) until stopped`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
@@ -93,6 +113,7 @@ async function main(argv: string[]): Promise<number> {
           await enqueueListings(db.pool, m.listingIds);
           await syncSearch(env.ELASTICSEARCH_URL, env.ELASTICSEARCH_ALIAS, db, 'the ingested and relinked listings stay queued for the next ingest or search-reindex');
         }
+        await refreshIndex(db, env);
         return 0;
       }
       case 'match': {
@@ -148,6 +169,7 @@ async function main(argv: string[]): Promise<number> {
         printMatch(await runMatching(db.pool));
         // An import writes listings in bulk: rebuild the Elasticsearch index rather than queue them.
         if (env.ELASTICSEARCH_URL) await reindex(env.ELASTICSEARCH_URL, env.ELASTICSEARCH_ALIAS, db);
+        await refreshIndex(db, env);
         return 0;
       }
       case 'export': {
@@ -161,6 +183,40 @@ async function main(argv: string[]): Promise<number> {
         // Links come from the export; the run writes only what exports do not carry (sizes, generics).
         printMatch(await runMatching(db.pool));
         if (env.ELASTICSEARCH_URL) await reindex(env.ELASTICSEARCH_URL, env.ELASTICSEARCH_ALIAS, db);
+        // The index tables are derived: recomputed from the imported spans and the basket matcher.
+        await refreshIndex(db, env);
+        return 0;
+      }
+      case 'index': {
+        await refreshIndex(db, env, { full: args.includes('--full') });
+        return 0;
+      }
+      case 'basket-match': {
+        printBasketMatch(await runBasketMatching(db.pool, { dryRun: args.includes('--dry-run') }));
+        return 0;
+      }
+      case 'basket-add':
+      case 'basket-remove':
+      case 'basket-lock':
+      case 'basket-unlock':
+      case 'basket-history': {
+        const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--note');
+        const id = parseId(positional[0], 'listing id');
+        const note = option(args, '--note');
+        if (command === 'basket-history') {
+          console.log(JSON.stringify(await basketHistory(db.pool, id), null, 2));
+          return 0;
+        }
+        let r;
+        if (command === 'basket-add') {
+          if (positional[1] === undefined) throw new BasketCommandError('basket-add needs a listing id and a basket item id');
+          r = await basketMatch(db.pool, id, parseId(positional[1], 'basket item id'), note);
+        } else if (command === 'basket-remove') {
+          r = await basketUnmatch(db.pool, id, note);
+        } else {
+          r = await basketLock(db.pool, id, command === 'basket-lock', note);
+        }
+        console.log(JSON.stringify(r, null, 2));
         return 0;
       }
       case 'schedule': {
@@ -209,31 +265,71 @@ function printExport(r: ExportResult): void {
 }
 
 /**
- * The nightly jobs (node-cron, Pacific/Auckland): the export on EXPORT_CRON, never two at once. A
- * failed run is logged and leaves the previous export published; the schedule goes on. Runs until
- * SIGINT/SIGTERM. (The index run will go before the export once it exists.)
+ * The scheduled jobs (node-cron, Pacific/Auckland), until SIGINT/SIGTERM: basket matching and the
+ * index on INDEX_CRON (incremental: a run with nothing new writes nothing), the export on
+ * EXPORT_CRON after an index run (so the export carries the index of the newest data). No job
+ * overlaps itself; a failed run is logged, leaves what was published, and the schedule goes on.
  */
 async function runSchedule(db: Database, env: Env): Promise<void> {
-  if (env.EXPORT_CRON === 'off') throw new UsageError('EXPORT_CRON is off: nothing to schedule');
-  if (!cron.validate(env.EXPORT_CRON)) throw new ConfigError(`EXPORT_CRON is not a cron expression: "${env.EXPORT_CRON}"`);
-  const task = cron.schedule(
-    env.EXPORT_CRON,
-    async () => {
-      try {
+  const jobs: { name: string; expr: string; run: () => Promise<void> }[] = [];
+  if (env.INDEX_CRON !== 'off') {
+    jobs.push({ name: 'index', expr: env.INDEX_CRON, run: () => refreshIndex(db, env, { progress: false }) });
+  }
+  if (env.EXPORT_CRON !== 'off') {
+    jobs.push({
+      name: 'export',
+      expr: env.EXPORT_CRON,
+      run: async () => {
+        await refreshIndex(db, env, { progress: false });
         printExport(await runExport(db.pool, { dir: env.EXPORT_DIR, serviceUrl: publicBaseUrl(env), progress: false }));
-      } catch (e) {
-        console.error(`export failed, the previous export stays published: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    },
-    { timezone: 'Pacific/Auckland', noOverlap: true, name: 'export' },
+      },
+    });
+  }
+  if (jobs.length === 0) throw new UsageError('INDEX_CRON and EXPORT_CRON are both off: nothing to schedule');
+  for (const j of jobs) {
+    if (!cron.validate(j.expr)) throw new ConfigError(`${j.name.toUpperCase()}_CRON is not a cron expression: "${j.expr}"`);
+  }
+  const tasks = jobs.map((j) =>
+    cron.schedule(
+      j.expr,
+      async () => {
+        try {
+          await j.run();
+        } catch (e) {
+          console.error(`${j.name} failed, what was published stays: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      },
+      { timezone: 'Pacific/Auckland', noOverlap: true, name: j.name },
+    ),
   );
-  console.log(`schedule: export at "${env.EXPORT_CRON}" (Pacific/Auckland) into ${env.EXPORT_DIR}`);
+  console.log(`schedule: ${jobs.map((j) => `${j.name} at "${j.expr}"`).join(', ')} (Pacific/Auckland); exports into ${env.EXPORT_DIR}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  await task.stop();
+  for (const t of tasks) await t.stop();
+}
+
+/**
+ * Basket matching, then the index run (workers/index): what `index`, `ingest`, `import`,
+ * `import-export` and the schedule run. Prints both reports.
+ */
+async function refreshIndex(db: Database, env: Env, opts: { full?: boolean; progress?: boolean } = {}): Promise<void> {
+  printBasketMatch(await runBasketMatching(db.pool, { progress: opts.progress }));
+  printIndex(await runIndex(db.pool, { full: opts.full, dataDir: env.DATA_DIR, progress: opts.progress }));
+}
+
+/** Prints a basket-matching report. */
+function printBasketMatch(m: BasketMatchReport): void {
+  const { basket, ...rest } = m;
+  console.log(`basket matching${m.dryRun ? ' (dry run, nothing written)' : ''}: ${JSON.stringify({ ...rest, basketChanged: basket.changed })}`);
+}
+
+/** Prints an index report. */
+function printIndex(r: IndexReport): void {
+  const { basket, anchors, ...rest } = r;
+  console.log(`index: ${JSON.stringify({ ...rest, anchors: anchors.map((a) => `${a.code} ${a.month ?? '-'}`).join(', ') })}`);
 }
 
 /** Prints a matching report (without the long list of listing ids). */
@@ -274,7 +370,7 @@ main(process.argv.slice(2)).then(
     // One line for every failure: the message of an error we expect (bad input, a locked export, …)
     // as is; anything else (a database error, a bug) described the same way, with a hint for the
     // stack, which DEBUG prints (read here, not through env.ts: configuration itself may have failed).
-    const known = e instanceof ObservationError || e instanceof ConfigError || e instanceof DataDirError || e instanceof SearchUpdateError || e instanceof IndexBusyError || e instanceof ReindexError || e instanceof LinkCommandError || e instanceof UsageError || e instanceof ExportLockedError || e instanceof ExportCheckError || e instanceof ExportImportError || e instanceof EmbeddedPostgresError;
+    const known = e instanceof ObservationError || e instanceof ConfigError || e instanceof DataDirError || e instanceof SearchUpdateError || e instanceof IndexBusyError || e instanceof ReindexError || e instanceof LinkCommandError || e instanceof BasketCommandError || e instanceof BasketError || e instanceof OfficialIndexError || e instanceof UsageError || e instanceof ExportLockedError || e instanceof ExportCheckError || e instanceof ExportImportError || e instanceof EmbeddedPostgresError;
     const debug = Boolean(process.env.DEBUG);
     console.error(`error: ${describeFailure(e)}${known || debug ? '' : ' (set DEBUG=1 for the stack)'}`);
     if (debug) console.error(e instanceof Error ? e.stack : e);

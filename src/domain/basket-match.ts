@@ -50,7 +50,7 @@
  * keyword phrase, then the lower item id (deterministic). No candidate: null.
  */
 import type { BasketItem } from './basket.js';
-import { kindText } from './kinds.js';
+import { classify, kindText } from './kinds.js';
 import { parseSize, type ParsedSize } from './sizes.js';
 
 /** What the matcher reads of a listing. */
@@ -65,6 +65,35 @@ export interface MatchInput {
   weighable: boolean;
   /** Slug of the listing's kind (`classify(...)?.kind.slug`), or null when no kind claims it. */
   kind: string | null;
+}
+
+/** A listing's own fields as the basket matcher reads them: a database row or a catalogue row. */
+export interface ListingFields {
+  name: string;
+  brand: string | null;
+  /** Printed size ("2L", "12pack", "per kg"), or null. */
+  sizeText: string | null;
+  /** The retailer's breadcrumb, root first (a catalogue row's department as a one-level path). */
+  categoryPath: readonly string[];
+  /** Sold loose by weight: the price is per kg. */
+  weighable: boolean;
+}
+
+/**
+ * The {@link MatchInput} of a listing: its fields plus its kind, `classify(fields)?.kind.slug`
+ * (src/domain/kinds.ts; null when no kind claims it). The one place both the basket-matching worker
+ * (workers/index/match.ts, from listing rows) and the validation (test/bench/index-validate.ts, from
+ * catalogue rows) build the matcher's input, so the same listing gets the same match in both.
+ *
+ * `kind`, when given (a slug, or null for "no kind"), is used instead of classifying: the worker
+ * passes the kind of the generic the matching worker stored for the listing
+ * (workers/match/generics.ts writes `classify` of the same name, brand, size, category path and
+ * weighable flag, so the two agree whenever the stored generic is current), which saves the
+ * classifier's cost (about 0.1 ms a listing). Omitted (undefined): classified here.
+ */
+export function matchInputOf(listing: ListingFields, kind?: string | null): MatchInput {
+  const base = { name: listing.name, brand: listing.brand, sizeText: listing.sizeText, categoryPath: listing.categoryPath, weighable: listing.weighable };
+  return { ...base, kind: kind !== undefined ? kind : (classify(base)?.kind.slug ?? null) };
 }
 
 /** How the listing's size was admitted. */

@@ -23,7 +23,13 @@
  *    (chained, base 1000 on the first day), weights renormalised over the observable items and
  *    groups present; `coverage` = weight share of observable items with ≥ 1 counted listing.
  * 5. **Series** ({@link anchorSeries}, {@link headlineChanges}, {@link sparkline}): `anchored` =
- *    raw scaled to the last official month; d1/d30/yoy percent changes; the sparkline.
+ *    raw scaled to the latest official month the nowcast observed on every day; d1/d30/yoy
+ *    percent changes; the sparkline.
+ *
+ * The run ({@link computeIndex}) takes prices as national price spans ({@link ListingSpan}, runs of
+ * days at one price) or daily observations, and can resume from a stored state
+ * ({@link IndexState}, {@link stateToJson}) with the same result as an uninterrupted run: the index
+ * worker (workers/index/compute.ts) computes only new days.
  *
  * Sources (cited by the functions that follow them):
  * - [CPI-M] ILO, IMF, OECD, Eurostat, UNECE, World Bank (2020), *Consumer Price Index Manual:
@@ -270,7 +276,7 @@ export interface ItemState {
  * On days when K equals yesterday's set this is exactly "R(t) = GM of linked_relative ×
  * basis(t) / ref_price"; the chained form is what keeps drops from moving the index.
  */
-export function stepItem(prev: ItemState | null, day: string, counted: ReadonlyMap<number, Priced>): ItemState {
+export function stepItem(prev: ItemState | null, day: string, counted: ReadonlyMap<number, Pick<Priced, 'basis'>>): ItemState {
   const links = new Map<number, Link & { basis: number }>();
   const prevRel = prev?.relative ?? null;
   if (counted.size === 0) {
@@ -278,23 +284,42 @@ export function stepItem(prev: ItemState | null, day: string, counted: ReadonlyM
     const lastCounted = prev!.lastCounted as string;
     return { day, relative: prevRel, n: 0, stale: daysBetween(lastCounted, day) > STALE_DAYS, lastCounted, links };
   }
-  const kept: number[] = [];
-  for (const id of counted.keys()) if (prev?.links.has(id)) kept.push(id);
-  let relative: number;
-  if (kept.length > 0 && prevRel != null) {
-    relative = prevRel * jevons(kept.map((id) => counted.get(id)!.basis / prev!.links.get(id)!.basis));
-    const dropped = prev!.links.size > kept.length;
-    const gm = jevons(kept.map((id) => linkedRelative(prev!.links.get(id)!, counted.get(id)!.basis)));
-    const f = dropped ? relative / gm : 1;
-    for (const id of kept) {
-      const l = prev!.links.get(id)!;
-      links.set(id, { refPrice: l.refPrice, linkedRelative: l.linkedRelative * f, basis: counted.get(id)!.basis });
-    }
-  } else {
-    relative = prevRel ?? 1;
+  // K and the Jevons index of K's day-on-day relatives: exp(mean of the logs) — the arithmetic of
+  // jevons(), written without intermediate arrays (an unchanged price adds log 1 = 0).
+  const prevLinks = prevRel != null ? prev!.links : null;
+  let kept = 0;
+  let logSum = 0;
+  if (prevLinks) {
+    counted.forEach((p, id) => {
+      const l = prevLinks.get(id);
+      if (!l) return;
+      if (!(p.basis > 0)) throw new RangeError(`relative must be positive: ${p.basis / l.basis}`);
+      kept++;
+      if (p.basis !== l.basis) logSum += Math.log(p.basis / l.basis);
+    });
   }
-  for (const [id, p] of counted) {
-    if (!links.has(id)) links.set(id, { ...linkListing(relative, p.basis), basis: p.basis });
+  const relative = kept > 0 ? prevRel! * Math.exp(logSum / kept) : prevRel ?? 1;
+  // Re-linking after a drop: f = R(t) / GM_K(linked relatives); 1 when nothing dropped.
+  let f = 1;
+  if (kept > 0 && prevLinks!.size > kept) {
+    let s = 0;
+    counted.forEach((p, id) => {
+      const l = prevLinks!.get(id);
+      if (l) s += Math.log(linkedRelative(l, p.basis));
+    });
+    f = relative / Math.exp(s / kept);
+  }
+  // Links in `counted` order: K's (rescaled; unchanged ones kept as they are), then joins.
+  if (kept > 0) {
+    counted.forEach((p, id) => {
+      const l = prevLinks!.get(id);
+      if (l) links.set(id, f === 1 && l.basis === p.basis ? l : { refPrice: l.refPrice, linkedRelative: l.linkedRelative * f, basis: p.basis });
+    });
+  }
+  if (links.size < counted.size) {
+    counted.forEach((p, id) => {
+      if (!links.has(id)) links.set(id, { ...linkListing(relative, p.basis), basis: p.basis });
+    });
   }
   return { day, relative, n: counted.size, stale: false, lastCounted: day, links };
 }
@@ -389,12 +414,132 @@ export function upperStep(items: readonly ItemPair[]): { all: UpperStep; groups:
 // ---------------------------------------------------------------------------------------------
 // Whole run
 
-/** One aggregate's daily series (api-spec IndexPoint / GroupSeries `raw`, `coverage`). */
+/**
+ * A listing's national price over a run of days (a `national_price_span` row with its end
+ * resolved): the listing was priced at this tuple on every day from `firstDay` to `lastDay`
+ * inclusive. The caller applies the open-span rule (an open span ends at its chain's last national
+ * collection day: src/domain/spans.ts `spanTo`, SQL `spanToSql`) before handing spans over. A
+ * listing's spans must not overlap (national spans never do). Feeding spans is equivalent to feeding
+ * one {@link ListingDay} per covered day (a unit test checks it), without the per-day objects.
+ */
+export interface ListingSpan extends Omit<ListingDay, 'day'> {
+  /** First day priced at this tuple, `YYYY-MM-DD`. */
+  firstDay: string;
+  /** Last day priced at this tuple (inclusive), `YYYY-MM-DD`, ≥ `firstDay`. */
+  lastDay: string;
+}
+
+/** Day number (days since 1970-01-01) of a `YYYY-MM-DD` day: the run compares days as integers. */
+function dayNumber(day: string): number {
+  return Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
+}
+
+/**
+ * One price entry of a listing in a {@link SpanLookup}: the days it covers (as day numbers) and its
+ * basis price on either basis, computed once ({@link basisPrice} with perUnit false / true).
+ */
+interface SpanEntry {
+  first: number;
+  last: number;
+  perPack: { basis: number };
+  perUnit: { basis: number };
+}
+
+/**
+ * Each listing's price entries (spans, or one-day spans for daily observations), sorted by first
+ * day, with a cursor per listing: asked for days in ascending order, finding the latest entry
+ * starting on or before a day costs O(1) amortised (a backwards question restarts the cursor).
+ */
+class SpanLookup {
+  private readonly byListing = new Map<number, { entries: SpanEntry[]; cursor: number }>();
+
+  add(listingId: number, first: string, last: string, src: Omit<ListingDay, 'listingId' | 'day'>): void {
+    let e = this.byListing.get(listingId);
+    if (!e) this.byListing.set(listingId, (e = { entries: [], cursor: -1 }));
+    e.entries.push({
+      first: dayNumber(first), last: dayNumber(last),
+      perPack: { basis: basisPrice(src, false) }, perUnit: { basis: basisPrice(src, true) },
+    });
+  }
+
+  /** Sorts each listing's entries by first day (stable: of two entries starting the same day, the later added wins). */
+  finish(): void {
+    for (const e of this.byListing.values()) e.entries.sort((a, b) => a.first - b.first);
+  }
+
+  /** The listing's entries and cursor (null when it has none). */
+  of(listingId: number): { entries: SpanEntry[]; cursor: number } | null {
+    return this.byListing.get(listingId) ?? null;
+  }
+}
+
+/** A match of one item in the run's form: interval as day numbers, and its listing's entries. */
+interface RunMatch {
+  listingId: number;
+  from: number;
+  /** Exclusive; Infinity while open. */
+  to: number;
+  prices: { entries: SpanEntry[]; cursor: number } | null;
+}
+
+/**
+ * {@link countedBasis} over a {@link SpanLookup}: the same rule (a match in force on day `t`; the
+ * listing's latest price on a day d with `t − 14 ≤ d ≤ t`), where the latest priced day of the
+ * latest entry starting on or before `t` is `min(entry.last, t)`: it counts when `entry.last ≥
+ * t − 14`. `t` is a day number; `matches` are the item's own. Values carry the basis only (all
+ * {@link stepItem} reads).
+ */
+function countedFromLookup(t: number, perUnit: boolean, matches: readonly RunMatch[]): Map<number, { basis: number }> {
+  const out = new Map<number, { basis: number }>();
+  const lo = t - STALE_DAYS;
+  for (let k = 0; k < matches.length; k++) {
+    const m = matches[k];
+    if (m.from > t || t >= m.to || m.prices == null) continue;
+    const p = m.prices;
+    const entries = p.entries;
+    let c = p.cursor;
+    if (c >= 0 && entries[c].first > t) c = -1;
+    while (c + 1 < entries.length && entries[c + 1].first <= t) c++;
+    p.cursor = c;
+    if (c < 0) continue;
+    const e = entries[c];
+    if (e.last < lo) continue;
+    out.set(m.listingId, perUnit ? e.perUnit : e.perPack);
+  }
+  return out;
+}
+
+/** One aggregate's daily series (api-spec IndexPoint / GroupSeries `raw`, `coverage`; index_day `items`, `listings`). */
 export interface AggregateSeries {
-  /** Chained, 1000 on the first day. */
+  /** Chained, 1000 on the first day (or continuing a resumed state's level). */
   raw: number[];
   coverage: number[];
+  /** Observable items of the aggregate with n ≥ 1 that day. */
+  items: number[];
+  /** Listings counted that day (Σ n over the aggregate's items). */
+  listings: number[];
 }
+
+/**
+ * Everything needed to continue the computation after `day` as if it had never stopped: each
+ * observable item's {@link ItemState} on `day` (items never priced are absent, which is the same
+ * as a null state) and each aggregate's raw level on `day` (the chain continues from it).
+ */
+export interface IndexState {
+  /** The last computed day, `YYYY-MM-DD`. */
+  day: string;
+  raw: {
+    /** All food's raw level on `day`. */
+    all: number;
+    /** Each observable group's raw level on `day`, by group code. */
+    groups: Map<string, number>;
+  };
+  /** By item code. */
+  items: Map<string, ItemState>;
+}
+
+/** The latest link of a listing in an item during a run, with the last day it was counted (`day`). */
+export type DatedLink = Link & { day: string };
 
 /** Result of {@link computeIndex}, arrays aligned with `days`. */
 export interface IndexRun {
@@ -406,50 +551,90 @@ export interface IndexRun {
   items: Map<string, { relative: (number | null)[]; n: (number | null)[]; stale: (boolean | null)[] }>;
   /** Each observable item's state on the last day (its `links` are the BasketMatch links to store). */
   last: Map<string, ItemState>;
+  /** The state on the last day, to resume from ({@link stateToJson} stores it). */
+  state: IndexState;
+  /**
+   * By item code, then listing id: every listing counted in the item on some day of this run (or
+   * on the resumed state's day), with its link as of the last day it was counted in the item (a
+   * listing that dropped keeps the link it had on its last counted day). What BasketMatch
+   * `ref_price` / `linked_relative` hold.
+   */
+  links: Map<string, Map<number, DatedLink>>;
 }
 
 /**
- * The index over every day from `from` to `to` (inclusive): per item {@link countedBasis} →
- * {@link stepItem}, then {@link upperStep}, chained from {@link RAW_BASE} on `from`. Observations
- * before `from` are used only as carried-forward prices within the 14-day cap.
+ * The index over every day from `from` to `to` (inclusive): per item {@link countedBasis} (over
+ * spans) → {@link stepItem}, then {@link upperStep}, chained from {@link RAW_BASE} on `from`.
+ * Prices come from `observations` (one per listing and day) and/or `spans` (runs of days at one
+ * price, {@link ListingSpan}); either may be omitted. Observations and spans before `from` are used
+ * only as carried-forward prices within the 14-day cap.
+ *
+ * `resume` continues a previous run instead of starting afresh: `from` must be the day after
+ * `resume.day`; item states and aggregate levels continue from it, so computing days 1…k, then
+ * resuming for k+1…N, gives the same numbers as computing 1…N at once (same operations in the same
+ * order; a unit test checks it). Prices of days before `from` are then needed only within the cap.
+ *
+ * `onDay` is called after each computed day (progress).
+ * @throws RangeError when `to < from`, or `resume.day` is not the day before `from`.
  */
 export function computeIndex(input: {
   from: string;
   to: string;
   basket: readonly BasketItem[];
   matches: readonly Match[];
-  observations: readonly ListingDay[];
+  observations?: readonly ListingDay[];
+  spans?: readonly ListingSpan[];
+  resume?: IndexState | null;
+  onDay?: (day: string) => void;
 }): IndexRun {
-  const { from, to, basket, matches, observations } = input;
+  const { from, to, basket, matches, observations = [], spans = [], resume = null, onDay } = input;
   if (to < from) throw new RangeError(`empty range ${from}..${to}`);
-  const obsByListing = new Map<number, Map<string, ListingDay>>();
-  for (const o of observations) {
-    let m = obsByListing.get(o.listingId);
-    if (!m) obsByListing.set(o.listingId, (m = new Map()));
-    m.set(o.day, o);
+  if (resume && addDays(resume.day, 1) !== from) throw new RangeError(`cannot resume from ${resume.day} at ${from}: not the next day`);
+  const lookup = new SpanLookup();
+  for (const o of observations) lookup.add(o.listingId, o.day, o.day, o);
+  for (const s of spans) {
+    if (s.lastDay < s.firstDay) throw new RangeError(`span of listing ${s.listingId} ends ${s.lastDay} before it starts ${s.firstDay}`);
+    lookup.add(s.listingId, s.firstDay, s.lastDay, s);
   }
+  lookup.finish();
   const observable = basket.filter((b) => b.observable);
-  const matchesByItem = new Map<string, Match[]>();
+  const matchesByItem = new Map<string, RunMatch[]>();
   for (const m of matches) {
+    if (m.validFrom > to || (m.validTo != null && m.validTo <= from)) continue; // never in force in the range
     const l = matchesByItem.get(m.itemCode) ?? [];
-    l.push(m);
+    l.push({ listingId: m.listingId, from: dayNumber(m.validFrom), to: m.validTo == null ? Infinity : dayNumber(m.validTo), prices: lookup.of(m.listingId) });
     matchesByItem.set(m.itemCode, l);
   }
   const days: string[] = [];
-  const all: AggregateSeries = { raw: [], coverage: [] };
+  const newSeries = (): AggregateSeries => ({ raw: [], coverage: [], items: [], listings: [] });
+  const all = newSeries();
   const groups = new Map<string, AggregateSeries>();
-  for (const b of observable) if (!groups.has(b.group)) groups.set(b.group, { raw: [], coverage: [] });
+  for (const b of observable) if (!groups.has(b.group)) groups.set(b.group, newSeries());
   const items: IndexRun['items'] = new Map();
   for (const b of observable) items.set(b.code, { relative: [], n: [], stale: [] });
-  const state = new Map<string, ItemState | null>(observable.map((b) => [b.code, null]));
+  const state = new Map<string, ItemState | null>(observable.map((b) => [b.code, resume?.items.get(b.code) ?? null]));
+  let prevAll: number | null = resume ? resume.raw.all : null;
+  const prevGroup = new Map<string, number>(resume ? resume.raw.groups : []);
+  const links = new Map<string, Map<number, DatedLink>>();
+  const record = (code: string, id: number, l: Link, day: string) => {
+    let m = links.get(code);
+    if (!m) links.set(code, (m = new Map()));
+    m.set(id, { refPrice: l.refPrice, linkedRelative: l.linkedRelative, day });
+  };
 
-  for (let day = from, i = 0; day <= to; day = addDays(day, 1), i++) {
+  const none: RunMatch[] = [];
+  for (let day = from, t = dayNumber(from); day <= to; day = addDays(day, 1), t++) {
     days.push(day);
     const pairs: ItemPair[] = [];
     for (const b of observable) {
       const prev = state.get(b.code) ?? null;
-      const next = stepItem(prev, day, countedBasis(day, b, matchesByItem.get(b.code) ?? [], obsByListing));
+      const next = stepItem(prev, day, countedFromLookup(t, b.perUnit, matchesByItem.get(b.code) ?? none));
       state.set(b.code, next);
+      if (prev && prev.links.size > 0) {
+        prev.links.forEach((l, id) => {
+          if (!next.links.has(id)) record(b.code, id, l, prev.day);
+        });
+      }
       const s = items.get(b.code)!;
       s.relative.push(next.relative);
       s.n.push(next.n);
@@ -457,17 +642,93 @@ export function computeIndex(input: {
       pairs.push({ ...b, prev: prev?.relative ?? null, cur: next.relative, n: next.n });
     }
     const up = upperStep(pairs);
-    all.raw.push(i === 0 ? RAW_BASE : all.raw[i - 1] * up.all.ratio);
+    const rawAll = prevAll == null ? RAW_BASE : prevAll * up.all.ratio;
+    all.raw.push(rawAll);
     all.coverage.push(up.all.coverage);
+    prevAll = rawAll;
+    let allItems = 0;
+    let allListings = 0;
+    const counts = new Map<string, { items: number; listings: number }>();
+    for (const p of pairs) {
+      const c = counts.get(p.group) ?? { items: 0, listings: 0 };
+      if (p.n != null && p.n >= 1) {
+        c.items += 1;
+        c.listings += p.n;
+        allItems += 1;
+        allListings += p.n;
+      }
+      counts.set(p.group, c);
+    }
+    all.items.push(allItems);
+    all.listings.push(allListings);
     for (const [code, g] of groups) {
       const st = up.groups.get(code)!;
-      g.raw.push(i === 0 ? RAW_BASE : g.raw[i - 1] * st.ratio);
+      const prevRaw = prevGroup.get(code);
+      const raw = prevRaw == null ? RAW_BASE : prevRaw * st.ratio;
+      g.raw.push(raw);
+      prevGroup.set(code, raw);
       g.coverage.push(st.coverage);
+      g.items.push(counts.get(code)?.items ?? 0);
+      g.listings.push(counts.get(code)?.listings ?? 0);
     }
+    onDay?.(day);
   }
   const last = new Map<string, ItemState>();
-  for (const [code, s] of state) if (s) last.set(code, s);
-  return { days, all, groups, items, last };
+  for (const [code, s] of state) {
+    if (!s) continue;
+    last.set(code, s);
+    for (const [id, l] of s.links) record(code, id, l, s.day);
+  }
+  const groupRaw = new Map<string, number>();
+  for (const code of groups.keys()) groupRaw.set(code, prevGroup.get(code)!);
+  return { days, all, groups, items, last, state: { day: to, raw: { all: prevAll!, groups: groupRaw }, items: last }, links };
+}
+
+/** {@link IndexState} as JSON (index_run.state): maps become objects, links `[listing id, ref_price, linked_relative, basis]`. */
+export interface IndexStateJson {
+  day: string;
+  raw: { all: number; groups: Record<string, number> };
+  items: Record<
+    string,
+    { relative: number | null; n: number | null; stale: boolean | null; lastCounted: string | null; links: [number, number, number, number][] }
+  >;
+}
+
+/**
+ * Serialises a state for storage (lossless: JavaScript numbers print their shortest round-trip
+ * form, and PostgreSQL jsonb keeps the digits). Items whose relative is still null are left out
+ * (the same as no state). Inverse: {@link stateFromJson}.
+ */
+export function stateToJson(state: IndexState): IndexStateJson {
+  const items: IndexStateJson['items'] = {};
+  for (const [code, s] of state.items) {
+    if (s.relative == null) continue;
+    items[code] = {
+      relative: s.relative, n: s.n, stale: s.stale, lastCounted: s.lastCounted,
+      links: [...s.links].map(([id, l]) => [id, l.refPrice, l.linkedRelative, l.basis]),
+    };
+  }
+  return { day: state.day, raw: { all: state.raw.all, groups: Object.fromEntries(state.raw.groups) }, items };
+}
+
+/**
+ * Parses a stored state ({@link stateToJson}'s output).
+ * @throws TypeError when the value does not have that shape (the caller recomputes in full).
+ */
+export function stateFromJson(json: unknown): IndexState {
+  const j = json as IndexStateJson;
+  if (!j || typeof j !== 'object' || typeof j.day !== 'string' || typeof j.raw?.all !== 'number' || typeof j.raw.groups !== 'object' || typeof j.items !== 'object') {
+    throw new TypeError('not an index state');
+  }
+  const items = new Map<string, ItemState>();
+  for (const [code, s] of Object.entries(j.items)) {
+    if (!Array.isArray(s.links)) throw new TypeError(`index state of ${code}: no links`);
+    items.set(code, {
+      day: j.day, relative: s.relative, n: s.n, stale: s.stale, lastCounted: s.lastCounted,
+      links: new Map(s.links.map(([id, refPrice, linkedRelative, basis]) => [id, { refPrice, linkedRelative, basis }])),
+    });
+  }
+  return { day: j.day, raw: { all: j.raw.all, groups: new Map(Object.entries(j.raw.groups)) }, items };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -485,21 +746,52 @@ export interface OfficialMonth {
   value: number;
 }
 
+/** A daily raw value with that day's coverage (index_day `raw`, `coverage`). */
+export interface CoveredValue extends DayValue {
+  /** Share (0–1) of the aggregate's observable weight with a counted listing that day. */
+  coverage: number;
+}
+
+/** Calendar days in a month `YYYY-MM` (28 to 31). */
+export function daysInMonth(month: string): number {
+  const [y, m] = month.split('-').map(Number);
+  return new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
 /**
- * The anchored series (api-spec IndexPoint `anchored`): raw × k, where the anchor month M is the
- * latest official month that has at least one raw day, and
- * k = official(M) / mean(raw(t) for the days t of the calendar month M present in `raw`),
- * so the mean of the anchored values over M equals the official value. Stats NZ collects grocery
- * prices over part of the month only; the calendar-month mean is this nowcast's approximation.
- * All values are null when no official month overlaps the raw series.
+ * The anchored series (api-spec IndexPoint `anchored`): anchored(t) = raw(t) × k for every day,
+ * one factor k per aggregate (all food against Stats NZ's all-food FPI, each group against its
+ * group index), where:
+ *
+ * - the **anchor month** M is the latest official month that the nowcast **observed in full**:
+ *   every calendar day of M (28 to 31 of them) is in `raw` with `coverage > 0`, i.e. on every day
+ *   of M at least one of the aggregate's items had a counted listing. A month with a missing day,
+ *   or with a day on which every item was only carried forward (coverage 0, as over a gap in the
+ *   collected data), is skipped: its raw values are not a measurement of that month;
+ * - k = official(M) / mean(raw(t) over the calendar days t of M), so the mean of the anchored
+ *   values over M equals the official value of M (Stats NZ collects grocery prices over part of the
+ *   month only; the calendar-month mean is this nowcast's approximation).
+ *
+ * When a new official month arrives (or a month becomes complete) the anchor moves and every
+ * anchored value is rescaled by the new k: `anchored` is a presentation of `raw`, never chained.
+ * All values are null (month and factor too) when no official month was observed in full.
+ * `raw` holds at most one value per day.
  */
-export function anchorSeries(raw: readonly DayValue[], official: readonly OfficialMonth[]): { month: string | null; factor: number | null; anchored: (number | null)[] } {
+export function anchorSeries(raw: readonly CoveredValue[], official: readonly OfficialMonth[]): { month: string | null; factor: number | null; anchored: (number | null)[] } {
+  const byMonth = new Map<string, { days: number; sum: number }>();
+  for (const r of raw) {
+    if (!(r.coverage > 0)) continue;
+    const key = r.day.slice(0, 7);
+    const m = byMonth.get(key) ?? { days: 0, sum: 0 };
+    m.days += 1;
+    m.sum += r.value;
+    byMonth.set(key, m);
+  }
   const months = [...official].sort((a, b) => (a.month < b.month ? 1 : -1));
   for (const m of months) {
-    const inMonth = raw.filter((r) => r.day.slice(0, 7) === m.month);
-    if (inMonth.length === 0) continue;
-    const mean = inMonth.reduce((s, r) => s + r.value, 0) / inMonth.length;
-    const factor = m.value / mean;
+    const seen = byMonth.get(m.month);
+    if (!seen || seen.days !== daysInMonth(m.month)) continue;
+    const factor = m.value / (seen.sum / seen.days);
     return { month: m.month, factor, anchored: raw.map((r) => r.value * factor) };
   }
   return { month: null, factor: null, anchored: raw.map(() => null) };

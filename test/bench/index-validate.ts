@@ -43,9 +43,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadBasket, observableGroupWeights, type GroupCode } from '../../src/domain/basket.js';
-import { matchListing, type MatchInput } from '../../src/domain/basket-match.js';
+import { matchInputOf, matchListing } from '../../src/domain/basket-match.js';
 import { addDays } from '../../src/domain/days.js';
-import { classify } from '../../src/domain/kinds.js';
 import { computeIndex, type BasketItem as IndexItem, type ListingDay, type Match } from '../../src/domain/price-index.js';
 import { parseSize, totalQty } from '../../src/domain/sizes.js';
 import { readCatalogue } from '../../workers/import/catalogue.js';
@@ -122,8 +121,8 @@ log(`catalogue: ${catalogue.length} products, ${inLog.length} of them SKUs of th
 interface Matched { sku: string; listingId: number; itemCode: string; group: GroupCode; confidence: number; qty: number | null; unit: ListingDay['unit']; weighable: boolean }
 const matched: Matched[] = [];
 for (const r of inLog) {
-  const base = { name: r.name, brand: r.brand, sizeText: r.sizeText, categoryPath: r.department ? [r.department] : [], weighable: r.weighable };
-  const input: MatchInput = { ...base, kind: classify(base)?.kind.slug ?? null };
+  // The worker's input builder (workers/index/match.ts uses the same one on listing rows).
+  const input = matchInputOf({ name: r.name, brand: r.brand, sizeText: r.sizeText, categoryPath: r.department ? [r.department] : [], weighable: r.weighable });
   const m = matchListing(input, basket.items);
   if (!m) continue;
   const size = parseSize(r.sizeText);

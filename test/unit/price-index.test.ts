@@ -1,17 +1,25 @@
 import { describe, expect, it } from 'vitest';
+import { addDays } from '../../src/domain/days.js';
 import {
   anchorSeries,
   basisPrice,
   computeIndex,
+  countedBasis,
   counts,
+  stepItem,
+  daysInMonth,
   headlineChanges,
   jevons,
   linkedRelative,
   linkListing,
   sparkline,
+  stateFromJson,
+  stateToJson,
   upperStep,
   type BasketItem,
   type ListingDay,
+  type ListingSpan,
+  type ItemState,
   type Match,
 } from '../../src/domain/price-index.js';
 
@@ -297,24 +305,37 @@ describe('upper levels: fixed weights, renormalisation, coverage', () => {
 });
 
 describe('series: anchoring, headline changes, sparkline', () => {
-  const raw = [
-    { day: '2025-03-30', value: 1000 },
-    { day: '2025-03-31', value: 1020 },
-    { day: '2025-04-01', value: 1030 },
-  ];
+  /** Every day of `month` with value base + i (i = 0 on the 1st) and the given coverage. */
+  const month = (m: string, base: number, coverage = 0.5) =>
+    Array.from({ length: daysInMonth(m) }, (_, i) => ({ day: `${m}-${String(i + 1).padStart(2, '0')}`, value: base + i, coverage }));
+  // March 2025 observed on all 31 days (1000 … 1030, mean 1015), then two days of April.
+  const raw = [...month('2025-03', 1000), { day: '2025-04-01', value: 1040, coverage: 1 }, { day: '2025-04-02', value: 1050, coverage: 1 }];
 
-  it('anchored = raw × official / mean(raw over the last official month)', () => {
-    const a = anchorSeries(raw, [{ month: '2025-02', value: 1300 }, { month: '2025-03', value: 1515 }]);
-    // March mean = (1000 + 1020) / 2 = 1010; k = 1515 / 1010 = 1.5
+  it('anchored = raw × official / mean(raw over the latest official month observed on every day)', () => {
+    const a = anchorSeries(raw, [{ month: '2025-02', value: 1300 }, { month: '2025-03', value: 1522.5 }, { month: '2025-04', value: 9999 }]);
+    // April has an official value but only 2 of its 30 days: not observed in full. March: k = 1522.5 / 1015 = 1.5
     expect(a.month).toBe('2025-03');
     expect(a.factor).toBeCloseTo(1.5, 12);
-    expect(a.anchored).toEqual([expect.closeTo(1500, 9), expect.closeTo(1530, 9), expect.closeTo(1545, 9)]);
+    expect(a.anchored[0]).toBeCloseTo(1500, 9);
+    expect(a.anchored[30]).toBeCloseTo(1545, 9); // 1030 × 1.5
+    expect(a.anchored[32]).toBeCloseTo(1575, 9); // 1050 × 1.5: the factor applies to every day
+    // the anchored mean over March is the official value
+    expect(a.anchored.slice(0, 31).reduce<number>((s, v) => s + (v ?? NaN), 0) / 31).toBeCloseTo(1522.5, 9);
   });
 
-  it('the latest official month with raw days is used; none → null', () => {
-    const a = anchorSeries(raw, [{ month: '2025-03', value: 1515 }, { month: '2025-05', value: 9999 }]);
-    expect(a.month).toBe('2025-03'); // May has no raw day
-    expect(anchorSeries(raw, [{ month: '2024-12', value: 1400 }]).anchored).toEqual([null, null, null]);
+  it('a month with a carried-forward day (coverage 0) or a missing day is not an anchor', () => {
+    // January observed in full; February's every day carried forward (a gap in the data): anchor January
+    const gap = [...month('2025-01', 1000), ...month('2025-02', 1030, 0)];
+    const a = anchorSeries(gap, [{ month: '2025-01', value: 1200 }, { month: '2025-02', value: 1300 }]);
+    expect(a.month).toBe('2025-01');
+    expect(a.factor).toBeCloseTo(1200 / 1015, 12); // January mean 1000 + 15
+    // one carried day in March is enough to skip it; a missing day too
+    const oneCarried = raw.map((r) => (r.day === '2025-03-17' ? { ...r, coverage: 0 } : r));
+    expect(anchorSeries(oneCarried, [{ month: '2025-03', value: 1515 }]).month).toBeNull();
+    expect(anchorSeries(raw.filter((r) => r.day !== '2025-03-09'), [{ month: '2025-03', value: 1515 }]).month).toBeNull();
+    expect(anchorSeries(raw, [{ month: '2024-12', value: 1400 }])).toEqual({ month: null, factor: null, anchored: raw.map(() => null) });
+    expect(daysInMonth('2024-02')).toBe(29);
+    expect(daysInMonth('2025-02')).toBe(28);
   });
 
   it('d1, d30, yoy are percent changes against 1, 30 and 365 days earlier; null when absent', () => {
@@ -344,5 +365,135 @@ describe('series: anchoring, headline changes, sparkline', () => {
     expect(sparkline(s, 4)).toEqual({ t0: '2025-01-03', v: [1001, 1002, 1003] });
     expect(sparkline([], 30)).toEqual({ t0: null, v: [] });
     expect(() => sparkline([{ day: '2025-01-01', value: 1 }, { day: '2025-01-03', value: 2 }], 5)).toThrow(RangeError);
+  });
+});
+
+describe('spans, resuming and stored links', () => {
+  /** A SYNTHETIC panel (made-up prices from a fixed-seed generator): 3 items in 2 groups, 7 listings, 60 days. */
+  function panel() {
+    let seed = 42;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const basket = [
+      item('a', { group: 'A', weight: 0.2, perUnit: true }), item('b', { group: 'A', weight: 0.2 }),
+      item('c', { group: 'B', weight: 0.6 }), item('r', { group: 'R', weight: 0.3, observable: false }),
+    ];
+    const start = '2025-01-01';
+    const matches: Match[] = [
+      match(1, 'a', start), match(2, 'a', '2025-01-20'), // listing 2 joins mid-series
+      match(3, 'b', start, '2025-02-10'), match(4, 'b', start), // 3 leaves on 02-10
+      match(5, 'c', start), match(6, 'c', '2025-01-05'), match(7, 'c', '2025-02-01'),
+    ];
+    const spans: ListingSpan[] = [];
+    for (let id = 1; id <= 7; id++) {
+      let day = addDays(start, id === 6 ? 3 : 0);
+      let price = 200 + id * 50;
+      while (day <= '2025-03-10') {
+        const len = 1 + Math.floor(rnd() * 9);
+        const lastDay = addDays(day, len - 1);
+        // listing 5 goes unpriced 01-20 … 02-20 (past the 14-day cap); listing 4 from 02-01 on, so
+        // item b (listing 3 leaves on 02-10) is carried forward, then stale
+        if (!(id === 5 && day >= '2025-01-20' && day < '2025-02-20') && !(id === 4 && day >= '2025-02-01')) {
+          const special = rnd() < 0.2;
+          const club = !special && rnd() < 0.2;
+          spans.push({
+            listingId: id, firstDay: day, lastDay, price,
+            promoPrice: special || club ? Math.round(price * 0.8) : null, promoKind: special ? 1 : club ? 2 : null,
+            qty: id === 2 ? 1000 : 500, unit: 'g', weighable: false,
+          });
+        }
+        day = addDays(lastDay, 1);
+        price = Math.max(50, Math.round(price * (0.9 + rnd() * 0.22)));
+      }
+    }
+    return { basket, matches, spans };
+  }
+  /** Spans expanded to one observation per covered day. */
+  const daily = (spans: ListingSpan[]): ListingDay[] =>
+    spans.flatMap(({ firstDay, lastDay, ...rest }) => {
+      const out: ListingDay[] = [];
+      for (let d = firstDay; d <= lastDay; d = addDays(d, 1)) out.push({ ...rest, day: d });
+      return out;
+    });
+
+  it('spans give exactly what one observation per covered day gives', () => {
+    const { basket, matches, spans } = panel();
+    const a = computeIndex({ from: '2025-01-01', to: '2025-03-20', basket, matches, spans });
+    const b = computeIndex({ from: '2025-01-01', to: '2025-03-20', basket, matches, observations: daily(spans) });
+    expect(a.all).toEqual(b.all);
+    expect(a.groups).toEqual(b.groups);
+    expect(a.items).toEqual(b.items);
+    // the panel exercises joins, carry-forward and staleness
+    expect(a.items.get('a')!.n.some((n) => n === 2)).toBe(true);
+    expect(a.items.get('b')!.n.some((n) => n === 0)).toBe(true);
+    expect(a.items.get('b')!.stale.some((x) => x === true)).toBe(true);
+  });
+
+  it('the run equals the reference functions applied day by day (countedBasis → stepItem on daily observations)', () => {
+    const { basket, matches, spans } = panel();
+    const run = computeIndex({ from: '2025-01-01', to: '2025-03-20', basket, matches, spans });
+    const byListing = new Map<number, Map<string, ListingDay>>();
+    for (const o of daily(spans)) {
+      if (!byListing.has(o.listingId)) byListing.set(o.listingId, new Map());
+      byListing.get(o.listingId)!.set(o.day, o);
+    }
+    for (const b of basket.filter((x) => x.observable)) {
+      let st: ItemState | null = null;
+      run.days.forEach((day, i) => {
+        const counted = countedBasis(day, b, matches, byListing);
+        st = stepItem(st, day, counted);
+        expect(run.items.get(b.code)!.relative[i], `${b.code} ${day}`).toBe(st.relative);
+        expect(run.items.get(b.code)!.n[i]).toBe(st.n);
+        expect(run.items.get(b.code)!.stale[i]).toBe(st.stale);
+      });
+    }
+  });
+
+  it('computing 1…k then resuming k+1…N (through JSON) equals computing 1…N', () => {
+    const { basket, matches, spans } = panel();
+    const full = computeIndex({ from: '2025-01-01', to: '2025-03-20', basket, matches, spans });
+    for (const k of ['2025-01-01', '2025-01-19', '2025-01-20', '2025-02-10', '2025-02-14', '2025-02-28', '2025-03-12']) {
+      const head = computeIndex({ from: '2025-01-01', to: k, basket, matches, spans });
+      const stored = JSON.parse(JSON.stringify(stateToJson(head.state)));
+      const tail = computeIndex({ from: addDays(k, 1), to: '2025-03-20', basket, matches, spans, resume: stateFromJson(stored) });
+      const at = full.days.indexOf(addDays(k, 1));
+      expect(tail.days).toEqual(full.days.slice(at));
+      expect(tail.all.raw).toEqual(full.all.raw.slice(at)); // bit-identical, not merely close
+      expect(tail.all.coverage).toEqual(full.all.coverage.slice(at));
+      expect(tail.all.listings).toEqual(full.all.listings.slice(at));
+      for (const [code, g] of full.groups) expect(tail.groups.get(code)!.raw).toEqual(g.raw.slice(at));
+      for (const [code, s] of full.items) {
+        expect(tail.items.get(code)).toEqual({ relative: s.relative.slice(at), n: s.n.slice(at), stale: s.stale.slice(at) });
+      }
+      expect(stateToJson(tail.state)).toEqual(stateToJson(full.state));
+    }
+    expect(() => computeIndex({ from: '2025-02-01', to: '2025-03-20', basket, matches, spans, resume: full.state })).toThrow(RangeError);
+  });
+
+  it('aggregate items and listings count the items with n ≥ 1 and their counted listings', () => {
+    const { basket, matches, spans } = panel();
+    const run = computeIndex({ from: '2025-01-01', to: '2025-03-20', basket, matches, spans });
+    for (let i = 0; i < run.days.length; i++) {
+      const ns = ['a', 'b', 'c'].map((c) => run.items.get(c)!.n[i] ?? 0);
+      expect(run.all.items[i]).toBe(ns.filter((n) => n >= 1).length);
+      expect(run.all.listings[i]).toBe(ns[0] + ns[1] + ns[2]);
+      expect(run.groups.get('A')!.listings[i]).toBe(ns[0] + ns[1]);
+      expect(run.groups.get('B')!.items[i]).toBe(ns[2] >= 1 ? 1 : 0);
+    }
+  });
+
+  it('links: the last-day links, and a dropped listing keeps the link of its last counted day', () => {
+    // listing 1 alone, then listing 2 joins on day 1; listing 2's match ends on day 3.
+    const d = ['2025-03-01', '2025-03-02', '2025-03-03', '2025-03-04'];
+    const run = computeIndex({
+      from: d[0], to: d[3], basket: [item('milk')],
+      matches: [match(1, 'milk', d[0]), match(2, 'milk', d[1], d[3])],
+      observations: [obs(1, d[0], 200), obs(1, d[1], 220), obs(1, d[2], 242), obs(1, d[3], 242), obs(2, d[1], 500), obs(2, d[2], 450)],
+    });
+    const links = run.links.get('milk')!;
+    // listing 2: joined at 500 when the item stood at 1.1, last counted on day 2
+    expect(links.get(2)).toEqual({ refPrice: 500, linkedRelative: expect.closeTo(1.1, 12), day: d[2] });
+    // listing 1: rescaled when 2 dropped, as in the last day's state
+    const l1 = run.last.get('milk')!.links.get(1)!;
+    expect(links.get(1)).toEqual({ refPrice: l1.refPrice, linkedRelative: l1.linkedRelative, day: d[3] });
   });
 });

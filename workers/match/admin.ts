@@ -166,7 +166,7 @@ export async function linkHistory(pool: pg.Pool, listingId: number): Promise<His
   const { rows } = await pool.query<{
     id: string; action: string; product_id: number | null; previous_product_id: number | null; method: string | null;
     confidence: number | null; locked: boolean; actor: string; detail: unknown; decided_at: Date;
-  }>('SELECT id::text AS id, action, product_id, previous_product_id, method, confidence, locked, actor, detail, decided_at FROM link_decision WHERE listing_id = $1 ORDER BY id', [listingId]);
+  }>('SELECT id::text AS id, action, product_id, previous_product_id, method, confidence, locked, actor, detail, decided_at FROM link_decision WHERE listing_id = $1 ORDER BY link_decision.id', [listingId]);
   return rows.map((r) => ({
     id: r.id, action: r.action, productId: r.product_id, previousProductId: r.previous_product_id, method: r.method,
     confidence: r.confidence, locked: r.locked, actor: r.actor, detail: r.detail, decidedAt: r.decided_at.toISOString(),
