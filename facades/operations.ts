@@ -21,7 +21,13 @@ import path from 'node:path';
 import { Kind, parse, print, type FragmentDefinitionNode } from 'graphql';
 import { ROOT_DIR } from '../src/env.js';
 import type { AnyOperation } from './operation.js';
+import getBasket from './operations/get_basket.js';
+import getBasketItem from './operations/get_basket_item.js';
 import getExportManifest from './operations/get_export_manifest.js';
+import getIndexDaily from './operations/get_index_daily.js';
+import getIndexGroups from './operations/get_index_groups.js';
+import getIndexItems from './operations/get_index_items.js';
+import getIndexLatest from './operations/get_index_latest.js';
 import getListing from './operations/get_listing.js';
 import getListingHistory from './operations/get_listing_history.js';
 import getProduct from './operations/get_product.js';
@@ -50,6 +56,12 @@ export const registry = [
   getListingHistory,
   listRetailers,
   listStores,
+  getIndexLatest,
+  getIndexDaily,
+  getIndexGroups,
+  getIndexItems,
+  getBasketItem,
+  getBasket,
   getExportManifest,
   healthz,
 ] as const satisfies readonly AnyOperation[];

@@ -359,6 +359,210 @@ export const SpreadByRetailer = named(
   z.record(z.string(), Spread),
 );
 
+/** A number or null, for the columnar series of the index. */
+const numberOrNull = z.number().nullable();
+
+/** api-spec IndexLatest. */
+export const IndexLatest = named(
+  'IndexLatest',
+  "The food-price index (a nowcast of Stats NZ's Food Price Index, not an official statistic) on its last computed day.",
+  z.object({
+    as_of: Day.describe('The last computed day of the index (not necessarily today: it follows the price data)'),
+    headline: z
+      .object({
+        value: z.number().describe('All food, anchored level (the official base is 1000); the raw level when no official month overlaps'),
+        d1: z.number().nullable().describe('Percent change over one day; null when the day before was not computed'),
+        d30: z.number().nullable().describe('Percent change over 30 days; null when the day 30 days earlier was not computed'),
+        yoy: z.number().nullable().describe('Percent change over 365 days; null when the day a year earlier was not computed'),
+      })
+      .describe('All food that day'),
+    coverage: z
+      .object({
+        weight: z.number().min(0).max(1).describe('Share of the observable basket weight with a counted listing'),
+        listings: z.int().describe('Listings counted'),
+        items: z.int().describe('Basket items counted'),
+      })
+      .describe('What all food observed that day'),
+    groups: z
+      .array(
+        z.object({
+          code: z.string().describe('Basket group code'),
+          name: z.string(),
+          value: z.number().describe('Anchored level; the raw level when no official month overlaps'),
+          coverage: z.number().describe("Share (0 to 1) of the group's weight observed"),
+        }),
+      )
+      .describe('The observable basket groups, by id'),
+    sparkline: z
+      .object({
+        t0: Day.nullable().describe('Day of the first value'),
+        v: z.array(z.number()).describe('One value per consecutive day from t0'),
+      })
+      .describe('The headline series over the last 90 days (from the latest day without a value)'),
+  }),
+);
+
+/** api-spec IndexPoint. */
+export const IndexPoint = named(
+  'IndexPoint',
+  'All food (group 0) or one basket group on one computed day.',
+  z.object({
+    day: Day,
+    group_id: z.int().describe('0 is all food, else a basket group id'),
+    raw: z.number().describe("Chained series, base 1000 on the index's first day"),
+    anchored: z.number().nullable().describe('Raw anchored to the last official monthly value (official base 1000); null when none overlaps'),
+    coverage: z.number().describe('Share (0 to 1) of the observable basket weight with a counted listing'),
+  }),
+);
+
+/** api-spec GroupSeries. */
+export const GroupSeries = named(
+  'GroupSeries',
+  'All food or one basket group over a window: arrays aligned with days, null where it has no value.',
+  z.object({
+    id: z.int().describe('0 is all food, else a basket group id'),
+    code: z.string().describe('`all` for all food, else the basket group code'),
+    name: z.string(),
+    weight: z.number().describe('Basket weight, percent: 100 for all food, the official group weight for a group'),
+    anchored: z.array(numberOrNull),
+    raw: z.array(numberOrNull),
+    coverage: z.array(numberOrNull),
+  }),
+);
+
+/** api-spec IndexGroups. */
+export const IndexGroups = named(
+  'IndexGroups',
+  "All food and the basket groups over the computed days of a window ending at the index's last computed day.",
+  z.object({
+    days: z.array(Day).describe('Computed days of the window, oldest first'),
+    groups: z.array(GroupSeries).describe('All food first, then the groups by id'),
+  }),
+);
+
+/** api-spec ItemSeries. */
+export const ItemSeries = named(
+  'ItemSeries',
+  "One observable basket item's relative price over a window, aligned with days.",
+  z.object({
+    id: z.int().describe('Basket item id'),
+    name: z.string(),
+    group: z.string().describe('Basket group code'),
+    weight: z.number().describe('Weight, percent of the basket'),
+    per_unit: z.boolean().describe('Compared per kg or litre instead of per pack'),
+    spec: z.string().nullable().describe('The official representative size'),
+    unit: Unit.nullable().describe('Dimension of the specification'),
+    relative: z.array(numberOrNull).describe("1.0 is the item's level on its base day; null where the day was not computed"),
+    n: z.array(z.int().nullable()).describe('Listings feeding the item that day; 0 means carried forward'),
+  }),
+);
+
+/** api-spec IndexItems. */
+export const IndexItems = named(
+  'IndexItems',
+  "One series per observable basket item over the computed days of a window ending at the index's last computed day.",
+  z.object({
+    days: z.array(Day).describe('Computed days of the window, oldest first'),
+    items: z.array(ItemSeries).describe('By group id, then name'),
+  }),
+);
+
+/** The origin of a basket match. */
+const MatchOrigin = z.enum(['auto', 'manual']).describe('auto: the matcher; manual: a curator');
+
+/** api-spec BasketMatch. */
+export const BasketMatch = named(
+  'BasketMatch',
+  'A listing currently matched to a basket item, with its latest national price.',
+  z.object({
+    listing_id: z.int(),
+    retailer: z.string().describe('Retailer slug'),
+    name: z.string(),
+    brand: z.string().nullable(),
+    size_text: z.string().nullable(),
+    origin: MatchOrigin,
+    locked: z.boolean().describe('Pinned by a curator'),
+    valid_from: Day.describe('First day the match counts'),
+    price: Cents.nullable().describe('National shelf price of the latest span, cents (per kg when sold by weight)'),
+    promo_price: Cents.nullable().describe('Special or club price of the latest span, cents, when one applies'),
+    confidence: z.number().nullable().describe("The matcher's confidence, 0 to 1"),
+    ref_price: Cents.nullable().describe("Basis price when matched (base of the link factor), cents on the item's basis, rounded"),
+    linked_relative: z.number().nullable().describe("The item's relative when the listing joined"),
+    image: ImagePath.nullable(),
+  }),
+);
+
+/** api-spec BasketItem. */
+export const BasketItem = named(
+  'BasketItem',
+  'One representative item of the official Food Price Index basket.',
+  z.object({
+    id: z.int(),
+    code: z.string().describe("Official classification code (CPIM.SAP…), or the service's own stable code (NZGP.…)"),
+    name: z.string(),
+    group_code: z.string(),
+    group_name: z.string(),
+    group_weight: z.number().describe("The group's weight, percent of the basket"),
+    weight: z.number().describe('Percent within the basket'),
+    observable: z.boolean().describe('Whether the group is observable on supermarket shelves'),
+    per_unit: z.boolean().describe('Compared per kg or litre instead of per pack'),
+    keywords: z.array(z.string()).describe('Phrases that match a listing name'),
+    exclude: z.array(z.string()).describe('Phrases that refuse a listing'),
+    matches: z.int().describe('Listings currently matched'),
+    spec: z.string().nullable().describe('The size specification priced'),
+    unit: Unit.nullable().describe('Dimension of the specification'),
+    qty_min: z.number().nullable().describe('Smallest admitted pack, in unit'),
+    qty_max: z.number().nullable().describe('Largest admitted pack, in unit'),
+    relative: z.number().nullable().describe('Latest relative price, 1.0 = base; null before any computation'),
+    stale: z.boolean().nullable().describe('Carried forward past the staleness cap on the latest computed day'),
+    match_list: z.array(BasketMatch).optional().describe('Only with include=matches'),
+  }),
+);
+
+/** api-spec BasketItemListing. */
+export const BasketItemListing = named(
+  'BasketItemListing',
+  'A listing currently matched to a basket item, with the price that counts on the item\'s basis.',
+  z.object({
+    listing_id: z.int(),
+    retailer: z.string().describe('Retailer slug'),
+    name: z.string(),
+    weighable: z.boolean().describe('Sold loose by weight; the price is per kilogram'),
+    valid_from: Day.describe('First day the match counts'),
+    origin: MatchOrigin,
+    available: z.boolean().describe("Still on the retailer's site at the chain's last collection"),
+    brand: z.string().nullable(),
+    size_text: z.string().nullable(),
+    qty: z.number().nullable().describe('Pack quantity in unit'),
+    unit: Unit.nullable(),
+    price: Cents.nullable().describe('National shelf price of the latest span, cents'),
+    promo_price: Cents.nullable().describe('Special or club price of the latest span, cents, when one applies'),
+    basis_price: z
+      .number()
+      .nullable()
+      .describe("The price that counts, cents on the item's basis (to hundredths of a cent): per kg or litre for a per-unit item with a weight or volume pack, else per pack; a special counts, a club price does not"),
+    priced_on: Day.nullable().describe('Last day the price was seen (end of the latest national span); more than 14 days before the index day, it does not count'),
+    image: ImagePath.nullable(),
+  }),
+);
+
+/** api-spec BasketItemDetail. */
+export const BasketItemDetail = named(
+  'BasketItemDetail',
+  'One basket item with every listing currently matched, by retailer then basis price.',
+  z.object({
+    id: z.int(),
+    name: z.string(),
+    group: z.string().describe('Basket group code'),
+    group_name: z.string(),
+    per_unit: z.boolean(),
+    weight: z.number().describe('Percent within the basket'),
+    spec: z.string().nullable(),
+    unit: Unit.nullable(),
+    listings: z.array(BasketItemListing).describe('Every open match: by retailer slug, then basis price (unpriced last), then listing id'),
+  }),
+);
+
 /** TypeScript types of the resources. */
 export type ListingCard = z.infer<typeof ListingCard>;
 export type ProductGroup = z.infer<typeof ProductGroup>;
@@ -378,6 +582,16 @@ export type Offer = z.infer<typeof Offer>;
 export type Alternative = z.infer<typeof Alternative>;
 export type ProductDetail = z.infer<typeof ProductDetail>;
 export type ErrorBody = z.infer<typeof ErrorBody>;
+export type IndexLatest = z.infer<typeof IndexLatest>;
+export type IndexPoint = z.infer<typeof IndexPoint>;
+export type GroupSeries = z.infer<typeof GroupSeries>;
+export type IndexGroups = z.infer<typeof IndexGroups>;
+export type ItemSeries = z.infer<typeof ItemSeries>;
+export type IndexItems = z.infer<typeof IndexItems>;
+export type BasketMatch = z.infer<typeof BasketMatch>;
+export type BasketItem = z.infer<typeof BasketItem>;
+export type BasketItemListing = z.infer<typeof BasketItemListing>;
+export type BasketItemDetail = z.infer<typeof BasketItemDetail>;
 
 /**
  * api-spec ExportManifest (get_export_manifest): the one schema of src/services/exports.ts (which the

@@ -18,6 +18,7 @@ import {
   type PromoCounts,
   type StorePrice,
 } from './services/prices.js';
+import { openMatches, type OpenMatchRow } from './services/basket.js';
 import { productAlternatives, productFacts, type ProductAlternative, type ProductFacts } from './services/products.js';
 import { productSpreads, productStorePrices, type ProductStorePrice, type RetailerSpread } from './services/product-prices.js';
 import type { SearchBackend } from './search/backend.js';
@@ -45,6 +46,8 @@ export interface Loaders {
   productAlternatives: DataLoader<number, ProductAlternative[]>;
   /** Daily store spread of a product over the last year, one entry per chain (empty when none). */
   productSpread: DataLoader<number, RetailerSpread[]>;
+  /** Open matches of a basket item (listings currently matched), by retailer slug then listing id (empty when none). */
+  basketMatches: DataLoader<number, OpenMatchRow[]>;
 }
 
 /** What every resolver receives. */
@@ -96,6 +99,7 @@ export function createContext(db: ContextSource): Context {
       productStores: loader<ProductStorePrice[]>((ids) => productStorePrices(pool, ids), () => []),
       productAlternatives: loader<ProductAlternative[]>((ids) => productAlternatives(pool, ids), () => []),
       productSpread: loader<RetailerSpread[]>((ids) => productSpreads(pool, ids), () => []),
+      basketMatches: loader<OpenMatchRow[]>((ids) => openMatches(pool, ids), () => []),
     },
   };
 }

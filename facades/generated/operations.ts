@@ -7,6 +7,11 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** Who made a basket match: the automatic matcher or a curator. */
+export type BasketMatchOrigin =
+  | 'auto'
+  | 'manual';
+
 export type SuggestionKind =
   | 'brand'
   | 'category'
@@ -26,10 +31,52 @@ export type UrbanClass =
   | 'rural'
   | 'small';
 
+export type get_basketQueryVariables = Exact<{
+  withMatches: boolean;
+}>;
+
+
+export type get_basketQuery = { basket: Array<{ id: number, code: string, name: string, weight: number, observable: boolean, keywords: Array<string>, spec: string | null, unit: Unit, relative: number | null, stale: boolean | null, group_code: string, group_name: string, group_weight: number, per_unit: boolean, exclude: Array<string>, matches: number, qty_min: number | null, qty_max: number | null, match_list?: Array<{ retailer: string, name: string, brand: string | null, origin: BasketMatchOrigin, locked: boolean, price: number | null, confidence: number | null, image: string | null, listing_id: number, size_text: string | null, valid_from: string, promo_price: number | null, ref_price: number | null, linked_relative: number | null }> }> };
+
+export type get_basket_itemQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type get_basket_itemQuery = { basketItem: { id: number, name: string, weight: number, spec: string | null, unit: Unit, group: string, group_name: string, per_unit: boolean, listings: Array<{ retailer: string, name: string, weighable: boolean, origin: BasketMatchOrigin, available: boolean, brand: string | null, qty: number | null, unit: Unit | null, price: number | null, image: string | null, listing_id: number, valid_from: string, size_text: string | null, promo_price: number | null, basis_price: number | null, priced_on: string | null }> } | null };
+
 export type get_export_manifestQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type get_export_manifestQuery = { exportManifest: { day: string, licence: string, generated_at: string, files: Array<{ name: string, bytes: number, rows: number, sha256: string }> } };
+
+export type get_index_dailyQueryVariables = Exact<{
+  group: number;
+  from: string | null | undefined;
+  to: string | null | undefined;
+}>;
+
+
+export type get_index_dailyQuery = { indexSeries: Array<{ day: string, raw: number, anchored: number | null, coverage: number, group_id: number }> };
+
+export type get_index_groupsQueryVariables = Exact<{
+  days: number;
+}>;
+
+
+export type get_index_groupsQuery = { indexGroups: { days: Array<string>, groups: Array<{ id: number, code: string, name: string, weight: number, anchored: Array<number | null>, raw: Array<number | null>, coverage: Array<number | null> }> } };
+
+export type get_index_itemsQueryVariables = Exact<{
+  days: number;
+}>;
+
+
+export type get_index_itemsQuery = { indexItems: { days: Array<string>, items: Array<{ id: number, name: string, group: string, weight: number, spec: string | null, unit: Unit, relative: Array<number | null>, n: Array<number | null>, per_unit: boolean }> } };
+
+export type get_index_latestQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type get_index_latestQuery = { indexLatest: { as_of: string, headline: { value: number, d1: number | null, d30: number | null, yoy: number | null }, coverage: { weight: number, listings: number, items: number }, groups: Array<{ code: string, name: string, value: number, coverage: number }>, sparkline: { t0: string | null, v: Array<number> } } | null };
 
 export type get_listingQueryVariables = Exact<{
   id: number;
@@ -139,7 +186,13 @@ export type ProductGroupFieldsFragment = { name: string, brand: string | null, i
 
 /** Every persisted operation's result (`data`) and variables types, by operation name. */
 export interface OperationTypes {
+  get_basket: { result: get_basketQuery; variables: get_basketQueryVariables };
+  get_basket_item: { result: get_basket_itemQuery; variables: get_basket_itemQueryVariables };
   get_export_manifest: { result: get_export_manifestQuery; variables: get_export_manifestQueryVariables };
+  get_index_daily: { result: get_index_dailyQuery; variables: get_index_dailyQueryVariables };
+  get_index_groups: { result: get_index_groupsQuery; variables: get_index_groupsQueryVariables };
+  get_index_items: { result: get_index_itemsQuery; variables: get_index_itemsQueryVariables };
+  get_index_latest: { result: get_index_latestQuery; variables: get_index_latestQueryVariables };
   get_listing: { result: get_listingQuery; variables: get_listingQueryVariables };
   get_listing_history: { result: get_listing_historyQuery; variables: get_listing_historyQueryVariables };
   get_product: { result: get_productQuery; variables: get_productQueryVariables };

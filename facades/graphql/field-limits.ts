@@ -67,6 +67,15 @@ export const FIELD_LIMITS: Readonly<Record<string, number>> = {
   retailers: CATALOGUE_PER_MINUTE,
   // A small file read; the manifest changes once a night.
   exportManifest: CATALOGUE_PER_MINUTE,
+  // The food-price index: the latest level changes once a day (ETag on REST); the series read up to
+  // ten years of daily rows (indexItems: one per basket item and day), like a history.
+  indexLatest: CATALOGUE_PER_MINUTE,
+  indexSeries: HISTORY_PER_MINUTE,
+  indexGroups: HISTORY_PER_MINUTE,
+  indexItems: HISTORY_PER_MINUTE,
+  // The whole basket (155 items, with matches several megabytes) is a catalogue; one item a lookup.
+  basket: CATALOGUE_PER_MINUTE,
+  basketItem: LOOKUP_PER_MINUTE,
 };
 
 /** `extensions.code` of a refusal. */

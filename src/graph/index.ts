@@ -13,6 +13,8 @@ import './history.js';
 import './spread.js';
 import './search.js';
 import './exports.js';
+import './food-index.js';
+import './basket.js';
 
 /** The executable schema of the read API. */
 export const schema = builder.toSchema();

@@ -20,6 +20,7 @@ import { schema } from '../../src/graph/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { failingPool } from '../helpers/fixtures.js';
 import { seedRealPrices, type Seeded } from '../helpers/prices.js';
+import { syncBasket } from '../../workers/index/basket.js';
 
 /**
  * EXPORT_DIR with a published manifest written here (a hand-made manifest of one empty file: no
@@ -290,6 +291,16 @@ describe('errors', () => {
 });
 
 describe('persisted documents', () => {
+  beforeAll(async () => {
+    // The basket, and a one-day index so get_index_latest has something to answer (rows as workers/index writes them).
+    await syncBasket(db.pool);
+    await db.pool.query(`INSERT INTO index_run (id, first_day, last_day, anchor, basket_digest, state) VALUES (1, '2025-05-03', '2025-05-03', '{}', 'test', '{}')`);
+    await db.pool.query(
+      `INSERT INTO index_day (group_id, day, raw, anchored, coverage, items, listings)
+       SELECT g, '2025-05-03', 1000, NULL, 0.5, 10, 20 FROM generate_series(0, 4) AS g`,
+    );
+  });
+
   /** Raw (string) parameters for each operation, as REST would receive them. */
   const inputs = (): Record<string, Record<string, string>> => ({
     search_products: { q: 'beef', limit: '100' },
@@ -304,6 +315,12 @@ describe('persisted documents', () => {
     get_listing_history: { id: String(listingId()), store: '0' },
     list_retailers: {},
     list_stores: { retailer: 'woolworths' },
+    get_index_latest: {},
+    get_index_daily: { from: '2025-01-01', to: '2025-12-31', group: '0' },
+    get_index_groups: { days: '3650' },
+    get_index_items: { days: '3650' },
+    get_basket: { include: 'matches' },
+    get_basket_item: { id: '1' },
     get_export_manifest: {},
     healthz: {},
   });

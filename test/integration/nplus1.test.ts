@@ -11,6 +11,7 @@ import { createServer } from '../../facades/server.js';
 import { loadEnv } from '../../src/env.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { seedRealPrices, type Seeded } from '../helpers/prices.js';
+import { syncBasket } from '../../workers/index/basket.js';
 
 let db: TestDatabase;
 let app: FastifyInstance;
@@ -201,6 +202,35 @@ describe('query counts do not grow with result size', () => {
     const large = await measure(graphql(doc([seed.productId, probeProductId, 777777])), size);
     expectFlat(small, large);
     expect(large).toMatchObject({ prisma: 0, pool: 2 });
+  });
+
+  it('get_basket with include=matches: 2 or 14 matched listings over several items, one statement per level', async () => {
+    // Fixture metadata: real Woolworths listings matched to basket items (the matcher's output is not under test).
+    await syncBasket(db.pool);
+    const woolworths = [...seed.listingIds].filter(([k]) => k.startsWith('woolworths:')).map(([, id]) => id);
+    const matchTo = (itemId: number, listingIds: number[]) =>
+      db.pool.query(
+        `INSERT INTO basket_match (item_id, listing_id, origin, valid_from, ref_price, linked_relative)
+         SELECT $1, unnest($2::int[]), 'auto', '2025-01-01', 250, 1`,
+        [itemId, listingIds],
+      );
+    await matchTo(1, woolworths.slice(0, 2));
+    const matched = (b: { match_list?: unknown[] }[]) => b.reduce((sum, i) => sum + (i.match_list?.length ?? 0), 0);
+    const small = await measure(rest('/api/v1/basket?include=matches'), matched);
+    await matchTo(2, woolworths.slice(2, 6));
+    await matchTo(40, woolworths.slice(6, 10));
+    await matchTo(100, woolworths.slice(10, 14));
+    const large = await measure(rest('/api/v1/basket?include=matches'), matched);
+    expect([small.size, large.size]).toEqual([2, 14]);
+    expectFlat(small, large);
+    // The items, their matches, the matched listings' latest national spans.
+    expect(large).toMatchObject({ prisma: 0, pool: 3 });
+    // Without include, the items alone; one basket item with its listings: the same three.
+    expect(await measure(rest('/api/v1/basket'), (b) => b.length)).toMatchObject({ prisma: 0, pool: 1, size: 155 });
+    const one = await measure(rest('/api/v1/basket/1'), (b) => b.listings.length);
+    const four = await measure(rest('/api/v1/basket/40'), (b) => b.listings.length);
+    expectFlat(one, four);
+    expect(four).toMatchObject({ prisma: 0, pool: 3 });
   });
 
   it('nested GraphQL: listings with retailer, product, offers, stores and stats', async () => {

@@ -938,8 +938,11 @@ describe('HTTP conventions', () => {
 });
 
 describe('OpenAPI conformance', () => {
-  it('validated a 200 of every operation in the registry against the document (tests above)', () => {
-    for (const op of operations) {
+  /** Operations whose 200s are validated against the document in their own file (test/integration/index-operations.test.ts). */
+  const ELSEWHERE = new Set(['get_index_latest', 'get_index_daily', 'get_index_groups', 'get_index_items', 'get_basket', 'get_basket_item']);
+
+  it('validated a 200 of every operation in the registry against the document (tests above, or in the file named)', () => {
+    for (const op of operations.filter((o) => !ELSEWHERE.has(o.name))) {
       expect(responses.seen.get(`${op.method} ${op.path}`), `${op.name} was never validated`).toContain(200);
     }
   });
