@@ -43,12 +43,37 @@
  *   collection day changed no price and ended no span anywhere (that day is missing), when a store
  *   was not collected on a chain's day (counted anyway, with its unchanged price), or for days
  *   ingested in `changes` mode (unmentioned listings are counted).
- * - `index_daily` and `basket` have no tables yet: verified (sha256, header, row count) and skipped.
+ * - `index_daily` and `basket` are verified (sha256, header, row count) and skipped: both are
+ *   derived, and the instance derives them again (see "The basket and the index" below).
+ *
+ * The basket and the index (issue 15) after an import — decided here, carried out by the caller:
+ * - `basket` is a published view of the basket file (src/domain/basket-items.json, validated by
+ *   src/domain/basket.ts) plus each item's open-match count and latest relative. Its definitions
+ *   (groups, weights, specs, keywords) are not loaded from it: the instance's own basket file is
+ *   the source, copied into basket_group / basket_item by workers/index/basket.ts `syncBasket` at
+ *   the start of every basket-matching and index run. An export made by the same version of the
+ *   service describes the same basket; another version's basket is replaced by this version's.
+ * - `index_daily` is not loaded: index_day is the index worker's output, continued day by day from
+ *   state the export does not carry (index_run: each item's relative, counted listings and links;
+ *   index_item_day), so loaded rows could be neither continued nor recomputed consistently. The
+ *   index worker's backfill recomputes index_item_day, index_day and index_run from the imported
+ *   spans and the instance's matches (official_index comes from DATA_DIR, as on any instance).
+ * - **Curated basket matches are not carried**: no export table holds basket_match or
+ *   basket_decision (the contract's manifest lists exactly five tables; `basket.matches` is only
+ *   a count). The imported instance starts with no matches and an empty basket decision log; the
+ *   automatic basket matcher rebuilds the automatic matches from the imported listings (names,
+ *   kinds and sizes are exported, so the same version's matcher finds the same candidates), with
+ *   this instance's own `valid_from`, `ref_price` and `linked_relative`. Manual matches, removed
+ *   matches and locks of the source must be redone by a curator (admin CLI). So the recomputed
+ *   index equals the source's only where the source's matches were all automatic and held over the
+ *   same days; the source's `index_daily` file stays the reference for the published series (and a
+ *   check: compare it with the recomputed one).
  *
  * Not done here (the caller's part, as for `import`): running the matching worker (links come from
  * the export; a run afterwards must change none, and it derives what the export does not carry,
- * such as generics), and an Elasticsearch reindex when that backend is used. Search columns of the
- * embedded backend are generated, so they need nothing.
+ * such as generics), then basket matching and the index backfill (above), and an Elasticsearch
+ * reindex when that backend is used. Search columns of the embedded backend are generated, so they
+ * need nothing.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -100,7 +125,10 @@ export interface ImportExportResult {
     /** `listing_day_stats` rows recomputed from the store spans. */
     dayStats: number;
   };
-  /** Export tables verified but not loaded (no table holds them yet): `index_daily`, `basket`. */
+  /**
+   * Export tables verified but not loaded, being derived (the basket from the instance's basket
+   * file, the index by the index worker; see the module comment): `index_daily`, `basket`.
+   */
   skipped: ExportTable['name'][];
   /** `retailer.last_national_day` after the import, by retailer slug (null: no data for the chain). */
   lastNationalDay: Record<string, string | null>;
@@ -108,7 +136,7 @@ export interface ImportExportResult {
   seconds: { locate: number; verify: number; load: number; total: number };
 }
 
-/** The tables loaded into the database; the rest are verified and skipped. */
+/** The tables loaded into the database; the rest (derived: `index_daily`, `basket`) are verified and skipped. */
 const LOADED: readonly ExportTable['name'][] = ['stores', 'listings', 'price_spans'];
 
 /** PostgreSQL type of a staging column (`text[]` stays JSON text until inserted). */

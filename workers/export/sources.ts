@@ -11,6 +11,12 @@
  * - a listing's `last_seen` and `available` come from its latest national span
  *   (`latestNationalSpanJoin`, `listingLastSeenSql`, `listingAvailableSql`; src/domain/listings.ts
  *   lastSeen and isAvailable).
+ *
+ * And with the basket's domain module (src/domain/basket.ts):
+ * - all food is index group 0 with code `all` (`ALL_FOOD`);
+ * - an item's unit and size bounds are the API's (`apiSize`: kg → g, l → ml, each → each; bounds
+ *   × 1000 for g and ml, rounded to 1e-6), weights are percent (the tables hold shares 0 to 1) to
+ *   twelve significant digits, as the API states them (src/services/basket.ts `percent`).
  */
 import {
   latestNationalSpanJoin,
@@ -20,18 +26,38 @@ import {
   spanToSql,
   storeLastDay,
 } from '../../src/services/span-sql.js';
+import { ALL_FOOD, apiSize, type BasketUnit } from '../../src/domain/basket.js';
 import { POSTGRES_TYPE, quoteIdent, type ColumnType, type ExportTable } from './columns.js';
 
 /** A table's SELECT: an SQL expression per column name, its FROM clause and its ORDER BY. */
 export interface TableSource {
   /** SQL expression of each column (by catalogue name), typed as its PostgreSQL counterpart. */
   columns: Record<string, string>;
-  /** Everything after `FROM` (joins included), without `ORDER BY`. */
+  /** Everything after `FROM` (joins and any `WHERE` included), without `ORDER BY`. */
   from: string;
   /** The deterministic row order (an ORDER BY list). */
   orderBy: string;
 }
 
+
+/** A string as an SQL literal. */
+const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const BASKET_UNITS: readonly BasketUnit[] = ['kg', 'l', 'each'];
+
+/** `apiSize` in SQL: the API unit of a basket_item.unit column `u`. */
+const apiUnitSql = (u: string) =>
+  `CASE ${u} ${BASKET_UNITS.map((b) => `WHEN ${lit(b)} THEN ${lit(apiSize({ unit: b, qty_min: null, qty_max: null }).unit)}`).join(' ')} END`;
+
+/** `apiSize` in SQL: bound column `v` (kg, l or items, by unit column `u`) in the API unit (g, ml or items), rounded to 1e-6 as apiSize does. */
+const apiBoundSql = (v: string, u: string) =>
+  `round((${v} * CASE ${u} ${BASKET_UNITS.map((b) => `WHEN ${lit(b)} THEN ${apiSize({ unit: b, qty_min: 1, qty_max: null }).qty_min}`).join(' ')} END)::numeric, 6)::double precision`;
+
+/**
+ * A share of the basket (0 to 1, column `share`, positive) as the percent the API reports
+ * (src/services/basket.ts `percent`: × 100, twelve significant digits, without the binary noise of
+ * the multiplication).
+ */
+const percentSql = (share: string) => `round((${share} * 100)::numeric, 11 - floor(log(${share} * 100))::int)::double precision`;
 
 const PROMO = (a: string) =>
   `${a}.price, ${a}.promo_price, ${a}.promo_kind::int AS promo_kind, ${a}.multibuy_qty, ${a}.multibuy_price`;
@@ -114,8 +140,50 @@ export const TABLE_SOURCES: Record<ExportTable['name'], TableSource | null> = {
     // national before store ('national' < 'store'), then store id, oldest span first.
     orderBy: 'u.listing_id, u.scope, u.store_id NULLS FIRST, u.first_day, u.id',
   },
-  index_daily: null,
-  basket: null,
+  index_daily: {
+    columns: {
+      day: 'd.day',
+      group_id: 'd.group_id',
+      group_code: `CASE WHEN d.group_id = ${ALL_FOOD.id} THEN ${lit(ALL_FOOD.code)} ELSE g.code END`,
+      raw: 'd.raw',
+      anchored: 'd.anchored',
+      coverage: 'd.coverage',
+      items: 'd.items',
+      listings: 'd.listings',
+    },
+    from: 'index_day d LEFT JOIN basket_group g ON g.id = d.group_id',
+    orderBy: 'd.group_id, d.day',
+  },
+  basket: {
+    columns: {
+      id: 'i.id',
+      code: 'i.code',
+      official_code: 'i.official_code',
+      name: 'i.name',
+      group_code: 'g.code',
+      group_name: 'g.name',
+      // Shares (0 to 1) in the tables, percent in the API and the export.
+      group_weight: percentSql('g.weight'),
+      weight: percentSql('i.weight'),
+      observable: 'g.observable',
+      per_unit: 'i.per_unit',
+      spec: 'i.spec',
+      unit: apiUnitSql('i.unit'),
+      qty_min: apiBoundSql('i.qty_min', 'i.unit'),
+      qty_max: apiBoundSql('i.qty_max', 'i.unit'),
+      keywords: 'i.keywords',
+      exclude: 'i.exclusions',
+      // Open matches (valid_to null), those starting on the next computed day included.
+      matches: '(SELECT count(*) FROM basket_match m WHERE m.item_id = i.id AND m.valid_to IS NULL)',
+      relative: 'latest.relative',
+      stale: 'latest.stale',
+    },
+    from: `basket_item i JOIN basket_group g ON g.id = i.group_id
+      LEFT JOIN LATERAL (SELECT d.relative, d.stale FROM index_item_day d WHERE d.item_id = i.id ORDER BY d.day DESC LIMIT 1) latest ON true
+      WHERE i.active`,
+    // Group, then name in byte order (the same on every instance, whatever its collation), then id.
+    orderBy: 'i.group_id, i.name COLLATE "C", i.id',
+  },
 };
 
 const PG_TYPE = POSTGRES_TYPE;
