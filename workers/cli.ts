@@ -134,9 +134,7 @@ async function main(argv: string[]): Promise<number> {
       case 'lock':
       case 'unlock':
       case 'history': {
-        const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--note');
-        const id = parseId(positional[0], 'listing id');
-        const note = option(args, '--note');
+        const { positional, id, note } = curatorArgs(args);
         if (command === 'history') {
           console.log(JSON.stringify(await linkHistory(db.pool, id), null, 2));
           return 0;
@@ -200,9 +198,7 @@ async function main(argv: string[]): Promise<number> {
       case 'basket-lock':
       case 'basket-unlock':
       case 'basket-history': {
-        const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--note');
-        const id = parseId(positional[0], 'listing id');
-        const note = option(args, '--note');
+        const { positional, id, note } = curatorArgs(args);
         if (command === 'basket-history') {
           console.log(JSON.stringify(await basketHistory(db.pool, id), null, 2));
           return 0;
@@ -336,6 +332,12 @@ function printIndex(r: IndexReport): void {
 function printMatch(m: MatchReport): void {
   const { listingIds, ...rest } = m;
   console.log(`matching${m.dryRun ? ' (dry run, nothing written)' : ''}: ${JSON.stringify({ ...rest, relinkedListings: listingIds.length })}`);
+}
+
+/** A curator command's arguments: positional ones (the listing id first) and `--note <text>`. */
+function curatorArgs(args: readonly string[]): { positional: string[]; id: number; note: string | undefined } {
+  const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--note');
+  return { positional, id: parseId(positional[0], 'listing id'), note: option(args, '--note') };
 }
 
 /** The value after `name` in `args` (`--threshold 0.8`), or undefined. */

@@ -15,7 +15,8 @@ import { operations } from '../../facades/operations.js';
 import { Retailer } from '../../facades/resources.js';
 import {
   CURRENT_PRICE, DAILY_STATS, HISTORY, LISTING_CARD, LISTING_DETAIL, LISTING_STORE_PRICE, OFFER, PRODUCT_DETAIL,
-  PRODUCT_GROUP, PRODUCT_STORE_PRICE, RETAILER, SPREAD, STORE, SUGGESTION, type Spec,
+  PRODUCT_GROUP, PRODUCT_STORE_PRICE, RETAILER, SPREAD, STORE, SUGGESTION, INDEX_LATEST, INDEX_POINT, GROUP_SERIES, INDEX_GROUPS, ITEM_SERIES,
+  INDEX_ITEMS, BASKET_ITEM, BASKET_MATCH, BASKET_ITEM_DETAIL, BASKET_ITEM_LISTING, type Spec,
 } from '../helpers/shape.js';
 
 const BASE = 'https://prices.example.nz';
@@ -81,6 +82,9 @@ describe('OpenAPI document', () => {
     ListingStorePrice: LISTING_STORE_PRICE, ListingDetail: LISTING_DETAIL, DailyStats: DAILY_STATS, History: HISTORY,
     Offer: OFFER, ProductDetail: PRODUCT_DETAIL, ProductGroup: PRODUCT_GROUP, Suggestion: SUGGESTION,
     ProductStorePrice: PRODUCT_STORE_PRICE, Spread: SPREAD,
+    IndexLatest: INDEX_LATEST, IndexPoint: INDEX_POINT, GroupSeries: GROUP_SERIES, IndexGroups: INDEX_GROUPS,
+    ItemSeries: ITEM_SERIES, IndexItems: INDEX_ITEMS, BasketItem: BASKET_ITEM, BasketMatch: BASKET_MATCH,
+    BasketItemDetail: BASKET_ITEM_DETAIL, BasketItemListing: BASKET_ITEM_LISTING,
   };
   it.each(Object.keys(RESOURCES))('schema %s has exactly the fields and nullability of api-spec', (id) => {
     const schema = doc.components.schemas[id];

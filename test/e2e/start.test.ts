@@ -163,6 +163,57 @@ describe('npm start on a fresh machine', () => {
   });
 });
 
+describe('the food price index on the real data (npm start computed it after the import)', () => {
+  it('covers every day of the real price log, anchored on the last fully observed official month', async () => {
+    const latest = await getJson('/api/v1/index/latest');
+    expect(latest.status).toBe(200);
+    expect(latest.body.as_of).toBe('2026-08-03'); // the newest real collection, not today
+    expect(latest.body.coverage.items).toBeGreaterThan(100);
+    expect(latest.body.groups.map((g: { code: string }) => g.code)).toEqual(['fruit_veg', 'meat_poultry_fish', 'grocery_food', 'beverages']);
+    const etag = latest.headers.get('etag');
+    expect(etag).toBeTruthy();
+    expect((await fetch(`${BASE}/api/v1/index/latest`, { headers: { 'if-none-match': etag! } })).status).toBe(304);
+
+    const daily = await getJson('/api/v1/index/daily?from=2024-10-01&to=2026-08-31');
+    expect(daily.status).toBe(200);
+    const days = daily.body.map((p: { day: string }) => p.day);
+    expect(days[0]).toBe('2024-10-14'); // the log's first NZ day
+    expect(days.at(-1)).toBe('2026-08-03');
+    expect(days.length).toBe(659); // every calendar day between, none missing
+    expect(daily.body[0].raw).toBe(1000);
+    // Anchored so that April 2025's mean equals the official all-food FPI of April 2025.
+    const april = daily.body.filter((p: { day: string }) => p.day.startsWith('2025-04'));
+    const mean = april.reduce((s: number, p: { anchored: number }) => s + p.anchored, 0) / april.length;
+    const official = fs.readFileSync(path.join(DATA_DIR, 'thecolab-ai--nz-cost-of-living/src/lib/fpi_monthly.csv'), 'utf8')
+      .split('\n').find((l) => l.startsWith('CPIM.SE901,2025-04,'))!;
+    expect(mean).toBeCloseTo(Number(official.split(',')[2]), 6);
+  });
+
+  it('serves the basket with real matches and a basket item with its priced listings', async () => {
+    const basket = await getJson('/api/v1/basket');
+    expect(basket.status).toBe(200);
+    expect(basket.body.length).toBe(155);
+    const milk = basket.body.find((i: { name: string }) => i.name === 'Milk - standard homogenised, 2 litres');
+    expect(milk.matches).toBeGreaterThan(0);
+    const item = await getJson(`/api/v1/basket/${milk.id}`);
+    expect(item.status).toBe(200);
+    for (const l of item.body.listings) {
+      expect(l.name).toMatch(/milk/);
+      expect(l.qty).toBe(2000); // 2 litres, per pack
+    }
+    const groups = await getJson('/api/v1/index/groups?days=30');
+    expect(groups.body.days.at(-1)).toBe('2026-08-03');
+    expect(groups.body.groups[0].code).toBe('all');
+  });
+
+  it('npm run worker -- index beside npm start finds the index current and writes nothing', async () => {
+    const r = await npmRun('worker', serverEnv, ['index']);
+    expect(r.code, `npm run worker -- index failed:\n${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toContain('"mode":"unchanged"');
+    expect(r.stdout).toContain('"decisions":0');
+  }, 300_000);
+});
+
 describe('worker commands beside npm start (one embedded PostgreSQL per data directory)', () => {
   it('npm run export uses the running service\'s PostgreSQL, and the service serves the export', async () => {
     const pid = postmasterPid(pgDir);

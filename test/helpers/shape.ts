@@ -130,3 +130,48 @@ export function expectError(body: unknown, status: number, ...parts: string[]): 
   expect(e.status).toBe(status);
   for (const p of parts) expect((e.message as string).toLowerCase()).toContain(p.toLowerCase());
 }
+
+/** api-spec IndexLatest (headline's d1/d30/yoy are nested; see the operation's description for their nulls). */
+export const INDEX_LATEST: Spec = { as_of: 'day', headline: 'obj', coverage: 'obj', groups: 'arr', sparkline: 'obj' };
+
+/** api-spec IndexPoint. */
+export const INDEX_POINT: Spec = { day: 'day', group_id: 'int', raw: 'num', coverage: 'num', anchored: 'num?' };
+
+/** api-spec GroupSeries. */
+export const GROUP_SERIES: Spec = { id: 'int', code: 'str', name: 'str', weight: 'num', anchored: 'arr', raw: 'arr', coverage: 'arr' };
+
+/** api-spec IndexGroups. */
+export const INDEX_GROUPS: Spec = { days: 'arr', groups: 'arr' };
+
+/** api-spec ItemSeries. */
+export const ITEM_SERIES: Spec = {
+  id: 'int', name: 'str', group: 'str', weight: 'num', per_unit: 'bool', relative: 'arr', n: 'arr', spec: 'str?', unit: 'str?',
+};
+
+/** api-spec IndexItems. */
+export const INDEX_ITEMS: Spec = { days: 'arr', items: 'arr' };
+
+/** api-spec BasketItem (`match_list` is present only with include=matches: optional, not nullable). */
+export const BASKET_ITEM: Spec = {
+  id: 'int', code: 'str', name: 'str', group_code: 'str', group_name: 'str', group_weight: 'num', weight: 'num',
+  observable: 'bool', per_unit: 'bool', keywords: 'arr', exclude: 'arr', matches: 'int', spec: 'str?', unit: 'str?',
+  qty_min: 'num?', qty_max: 'num?', relative: 'num?', stale: 'bool?', match_list: 'arr',
+};
+
+/** api-spec BasketMatch. */
+export const BASKET_MATCH: Spec = {
+  listing_id: 'int', retailer: 'str', name: 'str', origin: 'str', locked: 'bool', valid_from: 'day', brand: 'str?',
+  size_text: 'str?', price: 'int?', promo_price: 'int?', confidence: 'num?', ref_price: 'int?', linked_relative: 'num?', image: 'str?',
+};
+
+/** api-spec BasketItemDetail. */
+export const BASKET_ITEM_DETAIL: Spec = {
+  id: 'int', name: 'str', group: 'str', group_name: 'str', per_unit: 'bool', weight: 'num', listings: 'arr', spec: 'str?', unit: 'str?',
+};
+
+/** api-spec BasketItemListing. */
+export const BASKET_ITEM_LISTING: Spec = {
+  listing_id: 'int', retailer: 'str', name: 'str', weighable: 'bool', valid_from: 'day', origin: 'str', available: 'bool',
+  brand: 'str?', size_text: 'str?', qty: 'num?', unit: 'str?', price: 'int?', promo_price: 'int?', basis_price: 'num?',
+  priced_on: 'day?', image: 'str?',
+};
