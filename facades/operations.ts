@@ -21,6 +21,7 @@ import path from 'node:path';
 import { Kind, parse, print, type FragmentDefinitionNode } from 'graphql';
 import { ROOT_DIR } from '../src/env.js';
 import type { AnyOperation } from './operation.js';
+import compareRetailers from './operations/compare_retailers.js';
 import getBasket from './operations/get_basket.js';
 import getBasketItem from './operations/get_basket_item.js';
 import getExportManifest from './operations/get_export_manifest.js';
@@ -34,7 +35,13 @@ import getProduct from './operations/get_product.js';
 import getProductHistory from './operations/get_product_history.js';
 import getProductSpread from './operations/get_product_spread.js';
 import getProductStores from './operations/get_product_stores.js';
+import getRetailerLevels from './operations/get_retailer_levels.js';
+import getStore from './operations/get_store.js';
+import getStoreLevels from './operations/get_store_levels.js';
+import getStoreListings from './operations/get_store_listings.js';
 import healthz from './operations/healthz.js';
+import listAreas from './operations/list_areas.js';
+import listDeals from './operations/list_deals.js';
 import listRetailers from './operations/list_retailers.js';
 import listStores from './operations/list_stores.js';
 import lookupGtin from './operations/lookup_gtin.js';
@@ -55,7 +62,14 @@ export const registry = [
   getListing,
   getListingHistory,
   listRetailers,
+  compareRetailers,
+  getRetailerLevels,
   listStores,
+  getStore,
+  getStoreListings,
+  getStoreLevels,
+  listAreas,
+  listDeals,
   getIndexLatest,
   getIndexDaily,
   getIndexGroups,

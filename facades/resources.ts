@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { ExportManifest as ExportManifestSchema } from '../src/services/exports.js';
+import { DEAL_KINDS } from '../src/services/deals.js';
 
 /** Names a schema for the generated documents (its `id` becomes the component name). */
 function named<T extends z.ZodType>(id: string, description: string, schema: T): T {
@@ -145,6 +146,112 @@ export const Store = named(
     town: z.string().describe('Nearest urban area, or "Rural <region>"'),
     area: z.string().describe('Region (regional council)'),
     urban: z.string().nullable().describe('Urban class: major, large, medium, small or rural'),
+  }),
+);
+
+/** api-spec GroupLevel. */
+export const GroupLevel = named(
+  'GroupLevel',
+  "One basket group's price level at a store.",
+  z.object({
+    code: z.string().describe('Basket group code'),
+    name: z.string(),
+    level: z.number().describe("Weighted geometric mean of store price ÷ the chain's national median over the group's basket items; 1.03 = 3 % dearer"),
+    n: z.int().describe('Basket items of the group priced at the store'),
+  }),
+);
+
+/** api-spec StoreListing. */
+export const StoreListing = named(
+  'StoreListing',
+  "A listing priced at a store this week, with the chain's national median and the ratio of the two.",
+  z.object({
+    id: z.int().describe('Listing id'),
+    name: z.string(),
+    brand: z.string().nullable(),
+    size_text: z.string().nullable().describe('Size as printed'),
+    image: ImagePath.nullable(),
+    price: Cents.describe('Shelf price at the store, cents'),
+    promo_price: Cents.nullable().describe('Single-unit promotional price at the store, cents'),
+    promo_kind: PromoKind.nullable(),
+    median: Cents.describe("The chain's national median, cents"),
+    ratio: z.number().describe('price ÷ median'),
+  }),
+);
+
+/** api-spec Bin. */
+export const Bin = named(
+  'Bin',
+  'One bin of the histogram of shelf price ÷ national median: 0 and 21 are the tails; 1 to 20 span 0.80 to 1.20 in 0.02 steps.',
+  z.object({
+    bucket: z.int().min(0).max(21),
+    n: z.int().describe('Listings in the bin'),
+  }),
+);
+
+/** api-spec StoreDetail. */
+export const StoreDetail = named(
+  'StoreDetail',
+  "One store with its basket level, group levels, biggest markups and markdowns against its chain's national median, price spread and current deals.",
+  z.object({
+    store: Store,
+    groups: z.array(GroupLevel).describe('Each basket group with a level at the store, by group'),
+    dearer: z.array(StoreListing).max(8).describe('The eight biggest markups (ratio above 1), highest first'),
+    cheaper: z.array(StoreListing).max(8).describe('The eight biggest markdowns (ratio below 1), lowest first'),
+    spread: z.array(Bin).length(22).describe('Histogram of shelf price ÷ median over every listing priced at the store: all 22 bins, bucket 0 first'),
+    listings_priced: z.int().describe('Listings priced at the store'),
+    deals: z
+      .array(ListingCard)
+      .max(24)
+      .describe("Current deals at the store (its own prices and promotion): special, club price or multibuy cheaper per unit than the shelf price; biggest saving (share of the shelf price) first, at most 24"),
+  }),
+);
+
+/** api-spec StoreListings. */
+export const StoreListings = named(
+  'StoreListings',
+  'One page of the listings priced at a store this week.',
+  z.object({
+    total: z.int().describe('Listings matching q (all pages)'),
+    limit: z.int(),
+    offset: z.int(),
+    listings: z.array(StoreListing).describe('Dearest against the national median first (ratio descending, then listing id)'),
+  }),
+);
+
+/** api-spec StoreLevels. */
+export const StoreLevels = named(
+  'StoreLevels',
+  "A store's daily basket level, arrays aligned with days.",
+  z.object({
+    days: z.array(Day).describe("Days with a computed level row in the window ending at the store's last computed day, oldest first"),
+    level: z.array(z.number().nullable()).describe("1.0 is the chain's national median that day; null where fewer than 20 basket items were priced"),
+    items: z.array(z.int().nullable()).describe('Basket items priced at the store that day'),
+  }),
+);
+
+/** api-spec Area. */
+export const Area = named(
+  'Area',
+  'A region, urban class or town with the price level of its stores.',
+  z.object({
+    key: z.string(),
+    label: z.string(),
+    level: z.number().nullable().describe("Item-weighted geometric mean of the stores' levels (chain mix taken out); null when no store has a level"),
+    stores: z.int(),
+    chains: z.array(z.string()).describe('Retailer slugs with a store in the area'),
+    towns: z.array(z.string()),
+  }),
+);
+
+/** api-spec Areas. */
+export const Areas = named(
+  'Areas',
+  'Store levels rolled up by region, by urban class and by town.',
+  z.object({
+    regions: z.array(Area),
+    urban: z.array(Area).describe('By urban class, main centres first'),
+    towns: z.array(Area),
   }),
 );
 
@@ -563,12 +670,90 @@ export const BasketItemDetail = named(
   }),
 );
 
+/** A chain's level with the basket items it is computed from (api-spec Compare: the pair [level number, items integer]). */
+const LevelPair = z
+  .tuple([z.number().describe('Level, 1.0 = the cross-chain median'), z.int().describe('Basket items the level is computed from')])
+  .describe('[level, items]: 1.0 is the cross-chain median, 0.92 means 8 % cheaper');
+
+/** api-spec Compare. */
+export const Compare = named(
+  'Compare',
+  'Each basket item priced at each chain from national medians (specials count, club prices do not), with weighted headline and group levels; 1.0 is the cross-chain median.',
+  z.object({
+    retailers: z.array(z.string()).describe('Slugs of the chains compared (any basket item priced), largest catalogue first'),
+    headline: z.record(z.string(), LevelPair).describe('Retailer slug → [level, items], all food; a chain with too few comparable items is left out'),
+    groups: z
+      .array(
+        z.object({
+          code: z.string().describe('Basket group code'),
+          name: z.string(),
+          weight: z.number().describe("The group's weight, percent of the basket"),
+          levels: z.record(z.string(), LevelPair).describe('Retailer slug → [level, items] over the group; a chain without a level is left out'),
+        }),
+      )
+      .describe('The observable basket groups, by id'),
+    items: z
+      .array(
+        z.object({
+          id: z.int().describe('Basket item id'),
+          name: z.string(),
+          group: z.string().describe('Basket group code'),
+          per_unit: z.boolean().describe('Prices per kg or litre rather than per pack'),
+          prices: z.record(z.string(), Cents).describe("Retailer slug → median national price of the chain's matched listings, cents on the item's basis"),
+          spec: z.string().nullable().describe('The official size specification'),
+          unit: Unit.nullable().describe('Dimension of the specification'),
+        }),
+      )
+      .describe('Basket items priced at one chain or more, by group id then name'),
+  }),
+);
+
+/** api-spec LevelSeries. */
+export const LevelSeries = named(
+  'LevelSeries',
+  "One chain's all-food level per day, aligned with the days of its RetailerLevels; null where the chain has no value.",
+  z.object({
+    retailer: z.string().describe('Retailer slug'),
+    level: z.array(numberOrNull).describe('1.0 is the cross-chain median that day'),
+    items: z.array(z.int().nullable()).describe('Basket items priced that day'),
+  }),
+);
+
+/** api-spec RetailerLevels. */
+export const RetailerLevels = named(
+  'RetailerLevels',
+  "Every chain's all-food level (compare_retailers' headline) for each day the index computed in a window ending at its last computed day.",
+  z.object({
+    days: z.array(Day).describe("The index's computed days in the window, oldest first"),
+    retailers: z.array(LevelSeries).describe('Chains with a level in the window, largest catalogue first'),
+  }),
+);
+
+/** api-spec Deals. */
+export const Deals = named(
+  'Deals',
+  'One page of current promotions of one kind, biggest saving first, with the size of the whole filtered feed.',
+  z.object({
+    kind: z.enum(DEAL_KINDS).describe('special: everyone; member: loyalty card; multibuy: only if the set is taken'),
+    total: z.int().describe('Size of the whole feed under the filters'),
+    listings: z.array(ListingCard).describe('The page requested'),
+  }),
+);
+
 /** TypeScript types of the resources. */
 export type ListingCard = z.infer<typeof ListingCard>;
 export type ProductGroup = z.infer<typeof ProductGroup>;
 export type Suggestion = z.infer<typeof Suggestion>;
 export type Retailer = z.infer<typeof Retailer>;
 export type Store = z.infer<typeof Store>;
+export type GroupLevel = z.infer<typeof GroupLevel>;
+export type StoreListing = z.infer<typeof StoreListing>;
+export type Bin = z.infer<typeof Bin>;
+export type StoreDetail = z.infer<typeof StoreDetail>;
+export type StoreListings = z.infer<typeof StoreListings>;
+export type StoreLevels = z.infer<typeof StoreLevels>;
+export type Area = z.infer<typeof Area>;
+export type Areas = z.infer<typeof Areas>;
 export type CurrentPrice = z.infer<typeof CurrentPrice>;
 export type ListingStorePrice = z.infer<typeof ListingStorePrice>;
 export type DailyStats = z.infer<typeof DailyStats>;
@@ -592,6 +777,10 @@ export type BasketMatch = z.infer<typeof BasketMatch>;
 export type BasketItem = z.infer<typeof BasketItem>;
 export type BasketItemListing = z.infer<typeof BasketItemListing>;
 export type BasketItemDetail = z.infer<typeof BasketItemDetail>;
+export type Compare = z.infer<typeof Compare>;
+export type LevelSeries = z.infer<typeof LevelSeries>;
+export type RetailerLevels = z.infer<typeof RetailerLevels>;
+export type Deals = z.infer<typeof Deals>;
 
 /**
  * api-spec ExportManifest (get_export_manifest): the one schema of src/services/exports.ts (which the

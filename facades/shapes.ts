@@ -4,8 +4,10 @@
  * fragment it shapes (schema/fragments.graphql → facades/generated/operations.ts), so reading a
  * field the fragment does not select fails to compile. Money in integer NZ cents.
  */
-import type { ListingCardFieldsFragment, PriceFieldsFragment, ProductGroupFieldsFragment } from './generated/operations.js';
-import type { DailyStats, ListingCard, ProductGroup } from './resources.js';
+import type {
+  ListingCardFieldsFragment, PriceFieldsFragment, ProductGroupFieldsFragment, StoreFieldsFragment, StoreListingFieldsFragment,
+} from './generated/operations.js';
+import type { DailyStats, ListingCard, ProductGroup, Store, StoreListing } from './resources.js';
 
 /** Price fields of a card or offer: the current national price, all null when never priced. */
 export interface PriceFields {
@@ -58,6 +60,43 @@ export function productGroup(g: ProductGroupFieldsFragment): ProductGroup {
     generic_id: g.generic_id,
     generic_label: g.generic_label,
     offers: g.offers.map(listingCard),
+  };
+}
+
+/** api-spec Store in the contract's field order. */
+export function storeResource(s: StoreFieldsFragment): Store {
+  return {
+    id: s.id,
+    retailer: s.retailer,
+    name: s.name,
+    region: s.region,
+    lat: s.lat,
+    lng: s.lng,
+    level: s.level,
+    n_items: s.n_items,
+    club: s.club,
+    sale: s.sale,
+    multibuy: s.multibuy,
+    day: s.day,
+    town: s.town,
+    area: s.area,
+    urban: s.urban,
+  };
+}
+
+/** api-spec StoreListing in the contract's field order. */
+export function storeListing(l: StoreListingFieldsFragment): StoreListing {
+  return {
+    id: l.id,
+    name: l.name,
+    brand: l.brand,
+    size_text: l.size_text,
+    image: l.image,
+    price: l.price,
+    promo_price: l.promo_price,
+    promo_kind: l.promo_kind,
+    median: l.median,
+    ratio: l.ratio,
   };
 }
 

@@ -12,15 +12,30 @@ import {
   emptyStats,
   storePriceCounts,
   storePrices,
-  storePromoCounts,
   type CurrentSpan,
   type DailyStatsColumns,
-  type PromoCounts,
   type StorePrice,
 } from './services/prices.js';
 import { openMatches, type OpenMatchRow } from './services/basket.js';
+import { latestChainLevels, retailerLevels, type ChainGroupLevel, type RetailerLevels } from './services/chain-levels.js';
+import { listingDeals, type ListingDeal } from './services/deals.js';
 import { productAlternatives, productFacts, type ProductAlternative, type ProductFacts } from './services/products.js';
 import { productSpreads, productStorePrices, type ProductStorePrice, type RetailerSpread } from './services/product-prices.js';
+import {
+  emptyPanel,
+  storeDeals,
+  storeExtremes,
+  storeLevelSeries,
+  storeListingPages,
+  storePanels,
+  type StoreExtremes,
+  type StoreLevels,
+  type StoreLevelsKey,
+  type StoreListingRow,
+  type StoreListingsKey,
+  type StoreListingsPage,
+  type StorePanelRow,
+} from './services/store-levels.js';
 import type { SearchBackend } from './search/backend.js';
 import { createEmbeddedBackend } from './search/embedded.js';
 
@@ -36,8 +51,16 @@ export interface Loaders {
   stats: DataLoader<number, DailyStatsColumns>;
   /** Active stores of a chain, by retailer id. */
   activeStores: DataLoader<number, number>;
-  /** Promotions in force at a store, by store id. */
-  storePromos: DataLoader<number, PromoCounts>;
+  /** A store's current panel (store_level: level, counts, groups, spread), by store id; zeros when the view has no row. */
+  storePanel: DataLoader<number, StorePanelRow>;
+  /** A store's eight biggest markups and markdowns against its chain's national median, by store id. */
+  storeExtremes: DataLoader<number, StoreExtremes>;
+  /** A store's current deals, biggest saving first, by store id (empty when none). */
+  storeDeals: DataLoader<number, StoreListingRow[]>;
+  /** One page of a store's listings (store, q, limit, offset). */
+  storeListings: DataLoader<StoreListingsKey, StoreListingsPage, string>;
+  /** A store's daily level series over a window (store, days). */
+  storeLevelSeries: DataLoader<StoreLevelsKey, StoreLevels, string>;
   /** Facts derived from a product's linked listings, or null for an unknown product. */
   productFacts: DataLoader<number, ProductFacts | null>;
   /** Every active store currently pricing a product, once each, cheapest first (empty when none). */
@@ -48,6 +71,12 @@ export interface Loaders {
   productSpread: DataLoader<number, RetailerSpread[]>;
   /** Open matches of a basket item (listings currently matched), by retailer slug then listing id (empty when none). */
   basketMatches: DataLoader<number, OpenMatchRow[]>;
+  /** A chain's latest-day chain levels (all food, then the groups by id), by retailer id (empty before the first build). */
+  chainLevels: DataLoader<number, ChainGroupLevel[]>;
+  /** Every chain's all-food level series over a window, keyed by the window's `days` (one read per distinct window). */
+  retailerLevels: DataLoader<number, RetailerLevels>;
+  /** A listing's rows in the deals view, one per kind it is on (empty when none). */
+  listingDeals: DataLoader<number, ListingDeal[]>;
 }
 
 /** What every resolver receives. */
@@ -94,12 +123,25 @@ export function createContext(db: ContextSource): Context {
       storeCount: loader<number>((ids) => storePriceCounts(pool, ids), () => 0),
       stats: loader<DailyStatsColumns>((ids) => dailyStats(pool, ids), emptyStats),
       activeStores: loader<number>((ids) => activeStoreCounts(pool, ids), () => 0),
-      storePromos: loader<PromoCounts>((ids) => storePromoCounts(pool, ids), () => ({ club: 0, sale: 0, multibuy: 0 })),
+      storePanel: loader<StorePanelRow>((ids) => storePanels(pool, ids), emptyPanel),
+      storeExtremes: loader<StoreExtremes>((ids) => storeExtremes(pool, ids), () => ({ dearer: [], cheaper: [] })),
+      storeDeals: loader<StoreListingRow[]>((ids) => storeDeals(pool, ids), () => []),
+      storeListings: new DataLoader((keys: readonly StoreListingsKey[]) => storeListingPages(pool, keys), {
+        cacheKeyFn: (k) => JSON.stringify([k.storeId, k.q, k.limit, k.offset]),
+      }),
+      storeLevelSeries: new DataLoader((keys: readonly StoreLevelsKey[]) => storeLevelSeries(pool, keys), {
+        cacheKeyFn: (k) => `${k.storeId}:${k.days}`,
+      }),
       productFacts: loader<ProductFacts | null>((ids) => productFacts(pool, ids), () => null),
       productStores: loader<ProductStorePrice[]>((ids) => productStorePrices(pool, ids), () => []),
       productAlternatives: loader<ProductAlternative[]>((ids) => productAlternatives(pool, ids), () => []),
       productSpread: loader<RetailerSpread[]>((ids) => productSpreads(pool, ids), () => []),
       basketMatches: loader<OpenMatchRow[]>((ids) => openMatches(pool, ids), () => []),
+      chainLevels: loader<ChainGroupLevel[]>((ids) => latestChainLevels(pool, ids), () => []),
+      retailerLevels: new DataLoader<number, RetailerLevels>((windows) =>
+        Promise.all(windows.map((days) => retailerLevels(pool, days).catch((e: Error) => e))),
+      ),
+      listingDeals: loader<ListingDeal[]>((ids) => listingDeals(pool, ids), () => []),
     },
   };
 }

@@ -25,8 +25,9 @@ const schema = z.object({
   /** Nightly export schedule (node-cron expression, Pacific/Auckland); `off` disables it. */
   EXPORT_CRON: z.string().min(1).default('30 4 * * *'),
   /**
-   * Index schedule (node-cron, Pacific/Auckland): basket matching and the index run (incremental; a
-   * run with nothing new writes nothing). `off` disables it. The export also runs the index first.
+   * Index schedule (node-cron, Pacific/Auckland): basket matching, the index run and the derived
+   * views (each incremental; a run with nothing new writes nothing). `off` disables it. The export
+   * also runs them first.
    */
   INDEX_CRON: z.string().min(1).default('*/10 * * * *'),
   /** Import the real data into an empty database on start. */

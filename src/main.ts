@@ -13,6 +13,7 @@ import { importRealData, isEmpty, DataDirError, pendingImportSteps } from '../wo
 import { runMatching } from '../workers/match/match.js';
 import { runBasketMatching } from '../workers/index/match.js';
 import { runIndex } from '../workers/index/compute.js';
+import { runViews } from '../workers/levels/run.js';
 
 async function main(): Promise<void> {
   let env;
@@ -54,10 +55,14 @@ async function main(): Promise<void> {
 
   if (env.IMPORT_ON_START && !(await isEmpty(db.pool))) {
     // The food price index over whatever is stored: basket matching, then the index (incremental;
-    // a database whose index is current writes nothing), as `npm run worker -- index` does.
+    // a database whose index is current writes nothing), then the derived views, as
+    // `npm run worker -- index` does.
     const basket = await runBasketMatching(db.pool, { progress: false });
     const index = await runIndex(db.pool, { dataDir: env.DATA_DIR, progress: false });
     log.info({ basketMatches: basket.inForce, mode: index.mode, days: index.days, firstDay: index.firstDay, lastDay: index.lastDay, seconds: (Date.now() - started) / 1000 }, 'index up to date');
+    // The derived views (store, area and chain levels, deals) the API reads.
+    const views = await runViews(db.pool, { progress: false });
+    log.info({ version: views.version, rebuilt: Object.keys(views.views).filter((k) => views.views[k].built), seconds: (Date.now() - started) / 1000 }, 'derived views up to date');
   }
 
   const app = await createServer({ db, env });

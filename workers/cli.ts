@@ -16,6 +16,7 @@
  *   basket-remove <listingId> [--note <t>]         a curator's removal (locked: the matcher never re-adds it)
  *   basket-lock <listingId> | basket-unlock <listingId>  pin a listing's basket state / hand it back to the matcher
  *   basket-history <listingId>                     the listing's basket decisions, oldest first
+ *   views [--full]                                 rebuild the derived views (store, area and chain levels, deals) whose inputs changed
  *   export                                         write the nightly export into EXPORT_DIR and switch `latest` to it
  *   import-export <folder|manifest-url>            load an export into an empty instance (every sha256 checked first)
  *   schedule                                       run the nightly jobs on EXPORT_CRON (Pacific/Auckland) until stopped
@@ -53,6 +54,7 @@ import { LinkCommandError, linkHistory, linkListing, setLocked, unlinkListing } 
 import { runBasketMatching, type BasketMatchReport } from './index/match.js';
 import { BasketCommandError, basketHistory, basketLock, basketMatch, basketUnmatch } from './index/admin.js';
 import { runIndex, type IndexReport } from './index/compute.js';
+import { runViews, type ViewsReport } from './levels/run.js';
 import { OfficialIndexError } from './index/official.js';
 import { BasketError } from '../src/domain/basket.js';
 
@@ -76,6 +78,8 @@ const USAGE = `usage: npm run worker -- <command>
   basket-lock <listingId>                        pin a listing's basket state
   basket-unlock <listingId>                      hand a listing's basket state back to the matcher
   basket-history <listingId>                     a listing's basket decisions, oldest first
+  views [--full]                                 rebuild the derived views (store, area and chain levels, deals)
+                                                 whose inputs changed (also run after index, ingest and import)
   export                                         write the nightly export (Parquet + CSV) and publish it as latest
   import-export <folder|manifest-url>            load an export into an empty instance, verifying every file first
   schedule                                       run the index on INDEX_CRON and the nightly export on EXPORT_CRON
@@ -187,6 +191,10 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'index': {
         await refreshIndex(db, env, { full: args.includes('--full') });
+        return 0;
+      }
+      case 'views': {
+        printViews(await runViews(db.pool, { full: args.includes('--full') }));
         return 0;
       }
       case 'basket-match': {
@@ -308,12 +316,20 @@ async function runSchedule(db: Database, env: Env): Promise<void> {
 }
 
 /**
- * Basket matching, then the index run (workers/index): what `index`, `ingest`, `import`,
- * `import-export` and the schedule run. Prints both reports.
+ * Basket matching, then the index run (workers/index), then the derived views (workers/levels),
+ * which follow the index's days: what `index`, `ingest`, `import`, `import-export` and the schedule
+ * run. Prints the three reports.
  */
 async function refreshIndex(db: Database, env: Env, opts: { full?: boolean; progress?: boolean } = {}): Promise<void> {
   printBasketMatch(await runBasketMatching(db.pool, { progress: opts.progress }));
   printIndex(await runIndex(db.pool, { full: opts.full, dataDir: env.DATA_DIR, progress: opts.progress }));
+  printViews(await runViews(db.pool, { progress: opts.progress }));
+}
+
+/** Prints a derived-views report (which views were rebuilt, in how long). */
+function printViews(r: ViewsReport): void {
+  const views = Object.entries(r.views).map(([name, v]) => `${name} ${v.built ? `rebuilt in ${v.seconds.toFixed(2)} s` : 'current'}`);
+  console.log(`views (data version ${r.version}): ${views.join(', ')}`);
 }
 
 /** Prints a basket-matching report. */

@@ -12,6 +12,12 @@ export type BasketMatchOrigin =
   | 'auto'
   | 'manual';
 
+/** special: for everyone; member: needs the chain's loyalty card; multibuy: only if the set is taken. */
+export type DealKind =
+  | 'member'
+  | 'multibuy'
+  | 'special';
+
 export type SuggestionKind =
   | 'brand'
   | 'category'
@@ -30,6 +36,11 @@ export type UrbanClass =
   | 'medium'
   | 'rural'
   | 'small';
+
+export type compare_retailersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type compare_retailersQuery = { compare: { retailers: Array<string>, headline: Array<{ retailer: string, level: number | null, items: number }>, groups: Array<{ code: string, name: string, weight: number, levels: Array<{ retailer: string, level: number | null, items: number }> }>, items: Array<{ id: number, name: string, group: string, spec: string | null, unit: Unit | null, per_unit: boolean, prices: Array<{ retailer: string, price: number }> }> } };
 
 export type get_basketQueryVariables = Exact<{
   withMatches: boolean;
@@ -121,10 +132,57 @@ export type get_product_storesQueryVariables = Exact<{
 
 export type get_product_storesQuery = { productStores: Array<{ store: string, retailer: string, lat: number, lng: number, price: number, store_id: number, promo_price: number | null, promo_kind: number | null, multibuy_qty: number | null, multibuy_price: number | null }> };
 
+export type get_retailer_levelsQueryVariables = Exact<{
+  days: number;
+}>;
+
+
+export type get_retailer_levelsQuery = { retailerLevels: { days: Array<string>, retailers: Array<{ retailer: string, level: Array<number | null>, items: Array<number | null> }> } };
+
+export type get_storeQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type get_storeQuery = { store: { id: number, name: string, region: string | null, lat: number, lng: number, level: number | null, club: number, sale: number, multibuy: number, day: string | null, town: string, area: string, urban: string | null, listings_priced: number, retailer: string, n_items: number, groups: Array<{ code: string, name: string, level: number, n: number }>, dearer: Array<{ id: number, name: string, brand: string | null, image: string | null, price: number, median: number, ratio: number, size_text: string | null, promo_price: number | null, promo_kind: number | null }>, cheaper: Array<{ id: number, name: string, brand: string | null, image: string | null, price: number, median: number, ratio: number, size_text: string | null, promo_price: number | null, promo_kind: number | null }>, spread: Array<{ bucket: number, n: number }>, deals: Array<{ id: number, retailer: string, name: string, brand: string | null, price: number, image: string | null, available: boolean, size_text: string | null, promo_price: number | null, promo_kind: number | null, multibuy_qty: number | null, multibuy_price: number | null, product_id: number | null }> } | null };
+
+export type get_store_levelsQueryVariables = Exact<{
+  id: number;
+  days: number;
+}>;
+
+
+export type get_store_levelsQuery = { store: { levelSeries: { days: Array<string>, level: Array<number | null>, items: Array<number | null> } } | null };
+
+export type get_store_listingsQueryVariables = Exact<{
+  id: number;
+  q: string | null | undefined;
+  limit: number;
+  offset: number;
+}>;
+
+
+export type get_store_listingsQuery = { store: { listings: { total: number, limit: number, offset: number, listings: Array<{ id: number, name: string, brand: string | null, image: string | null, price: number, median: number, ratio: number, size_text: string | null, promo_price: number | null, promo_kind: number | null }> } } | null };
+
 export type healthzQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type healthzQuery = { health: boolean };
+
+export type list_areasQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type list_areasQuery = { areas: { regions: Array<{ key: string, label: string, level: number | null, stores: number, chains: Array<string>, towns: Array<string> }>, urban: Array<{ key: string, label: string, level: number | null, stores: number, chains: Array<string>, towns: Array<string> }>, towns: Array<{ key: string, label: string, level: number | null, stores: number, chains: Array<string>, towns: Array<string> }> } };
+
+export type list_dealsQueryVariables = Exact<{
+  kind: DealKind;
+  retailer: string | null | undefined;
+  q: string | null | undefined;
+  limit: number;
+}>;
+
+
+export type list_dealsQuery = { deals: { kind: DealKind, total: number, listings: Array<{ id: number, name: string, brand: string | null, image: string | null, available: boolean, retailer: string, size_text: string | null, product_id: number | null, current: { price: number, promo_price: number | null, promo_kind: number | null, multibuy_qty: number | null, multibuy_price: number | null } | null }> } };
 
 export type list_retailersQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -184,8 +242,15 @@ export type HistoryFieldsFragment = { from: Array<string>, to: Array<string>, pr
 
 export type ProductGroupFieldsFragment = { name: string, brand: string | null, image: string | null, product_id: number | null, size_text: string | null, generic_id: number | null, generic_label: string | null, offers: Array<{ id: number, name: string, brand: string | null, image: string | null, available: boolean, retailer: string, size_text: string | null, product_id: number | null, current: { price: number, promo_price: number | null, promo_kind: number | null, multibuy_qty: number | null, multibuy_price: number | null } | null }> };
 
+export type StoreFieldsFragment = { id: number, name: string, region: string | null, lat: number, lng: number, level: number | null, club: number, sale: number, multibuy: number, day: string | null, town: string, area: string, urban: string | null, retailer: string, n_items: number };
+
+export type StoreListingFieldsFragment = { id: number, name: string, brand: string | null, image: string | null, price: number, median: number, ratio: number, size_text: string | null, promo_price: number | null, promo_kind: number | null };
+
+export type AreaFieldsFragment = { key: string, label: string, level: number | null, stores: number, chains: Array<string>, towns: Array<string> };
+
 /** Every persisted operation's result (`data`) and variables types, by operation name. */
 export interface OperationTypes {
+  compare_retailers: { result: compare_retailersQuery; variables: compare_retailersQueryVariables };
   get_basket: { result: get_basketQuery; variables: get_basketQueryVariables };
   get_basket_item: { result: get_basket_itemQuery; variables: get_basket_itemQueryVariables };
   get_export_manifest: { result: get_export_manifestQuery; variables: get_export_manifestQueryVariables };
@@ -199,7 +264,13 @@ export interface OperationTypes {
   get_product_history: { result: get_product_historyQuery; variables: get_product_historyQueryVariables };
   get_product_spread: { result: get_product_spreadQuery; variables: get_product_spreadQueryVariables };
   get_product_stores: { result: get_product_storesQuery; variables: get_product_storesQueryVariables };
+  get_retailer_levels: { result: get_retailer_levelsQuery; variables: get_retailer_levelsQueryVariables };
+  get_store: { result: get_storeQuery; variables: get_storeQueryVariables };
+  get_store_levels: { result: get_store_levelsQuery; variables: get_store_levelsQueryVariables };
+  get_store_listings: { result: get_store_listingsQuery; variables: get_store_listingsQueryVariables };
   healthz: { result: healthzQuery; variables: healthzQueryVariables };
+  list_areas: { result: list_areasQuery; variables: list_areasQueryVariables };
+  list_deals: { result: list_dealsQuery; variables: list_dealsQueryVariables };
   list_retailers: { result: list_retailersQuery; variables: list_retailersQueryVariables };
   list_stores: { result: list_storesQuery; variables: list_storesQueryVariables };
   lookup_gtin: { result: lookup_gtinQuery; variables: lookup_gtinQueryVariables };

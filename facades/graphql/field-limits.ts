@@ -64,6 +64,11 @@ export const FIELD_LIMITS: Readonly<Record<string, number>> = {
   product: LOOKUP_PER_MINUTE,
   productStores: LOOKUP_PER_MINUTE,
   stores: CATALOGUE_PER_MINUTE,
+  // One store by id with its level panel, extremes, deals, a page of its listings or its level series
+  // (up to ten years of daily rows, like a history): a lookup.
+  store: LOOKUP_PER_MINUTE,
+  // Every region, urban class and town: one small table, rebuilt at most every ten minutes.
+  areas: CATALOGUE_PER_MINUTE,
   retailers: CATALOGUE_PER_MINUTE,
   // A small file read; the manifest changes once a night.
   exportManifest: CATALOGUE_PER_MINUTE,
@@ -76,6 +81,12 @@ export const FIELD_LIMITS: Readonly<Record<string, number>> = {
   // The whole basket (155 items, with matches several megabytes) is a catalogue; one item a lookup.
   basket: CATALOGUE_PER_MINUTE,
   basketItem: LOOKUP_PER_MINUTE,
+  // Chains (issue 16): the comparison is a derived view read whole (like a catalogue); the level
+  // series read up to ten years of daily rows per chain (like a history); the deals feed filters by
+  // a substring of listing names (like a search).
+  compare: CATALOGUE_PER_MINUTE,
+  retailerLevels: HISTORY_PER_MINUTE,
+  deals: SEARCH_PER_MINUTE,
 };
 
 /** `extensions.code` of a refusal. */

@@ -26,6 +26,10 @@ export function typeName(node: JsonSchema | undefined): string {
   }
   if (node.const !== undefined) return JSON.stringify(node.const);
   if (Array.isArray(node.enum)) return node.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if (node.type === 'array' && Array.isArray(node.prefixItems)) {
+    // A tuple (Compare's [level, items] pairs): its positions' types in brackets.
+    return `[${(node.prefixItems as JsonSchema[]).map((n) => typeName(n)).join(', ')}]`;
+  }
   if (node.type === 'array') {
     const item = typeName(node.items as JsonSchema | undefined);
     return item.includes(' ') ? `(${item})[]` : `${item}[]`;

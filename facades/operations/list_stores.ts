@@ -14,11 +14,14 @@ const params = z.object({
 /** The operation entry. */
 export default defineOperation({
   name: 'list_stores',
-  summary: 'Every store in the price panel, grouped by chain then name; filter by retailer, town, area or urban class.',
+  summary: 'Every store in the price panel with its basket price level, grouped by chain then name; filter by retailer, town, area or urban class.',
   method: 'GET',
   path: '/api/v1/stores',
-  description:
+  description: [
     'Every geolocated store, grouped by chain then name. Filters combine; `town` and `area` match the values returned, case-insensitively.',
+    "`level` (1.0 is the chain's national median; null under 20 priced basket items), `n_items`, `club`, `sale`, `multibuy` (promotions this week) and `day` come from the store-level view, recomputed at most every ten minutes;",
+    'a store the view holds no row for has `level` null, zero counts and its last collection day.',
+  ].join(' '),
   params,
   variables: (p) => ({ retailer: p.retailer ?? null, town: p.town ?? null, area: p.area ?? null, urban: p.urban ?? null }),
   result: z.array(Store),

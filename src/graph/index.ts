@@ -7,6 +7,7 @@ import './scalars.js';
 import './query.js';
 import './retailer.js';
 import './store.js';
+import './areas.js';
 import './listing.js';
 import './product.js';
 import './history.js';
@@ -15,6 +16,8 @@ import './search.js';
 import './exports.js';
 import './food-index.js';
 import './basket.js';
+import './compare.js';
+import './deals.js';
 
 /** The executable schema of the read API. */
 export const schema = builder.toSchema();

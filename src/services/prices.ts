@@ -55,16 +55,6 @@ export interface DailyStatsColumns {
   n: number[];
 }
 
-/** Promotions in force at a store (open spans at its last collection), by PromoKind. */
-export interface PromoCounts {
-  /** promo_kind 2, member/club prices. */
-  club: number;
-  /** promo_kind 1, specials. */
-  sale: number;
-  /** promo_kind 3, multibuys. */
-  multibuy: number;
-}
-
 /** Days of listing statistics returned by {@link dailyStats} (api-spec: "the last year"). */
 export const STATS_WINDOW_DAYS = 365;
 
@@ -179,24 +169,3 @@ export async function activeStoreCounts(pool: pg.Pool, retailerIds: readonly num
   );
   return new Map(rows.map((r) => [r.retailer_id, r.n]));
 }
-
-/**
- * Promotions in force at each store: its open spans with promo_kind 2 (club), 1 (sale) and
- * 3 (multibuy). An open span runs to the store's last collection day, so these are the promotions
- * of the store's latest collection. @returns a map from store id; stores without promotions are absent.
- */
-export async function storePromoCounts(pool: pg.Pool, storeIds: readonly number[]): Promise<Map<number, PromoCounts>> {
-  const { rows } = await pool.query<PromoCounts & { store_id: number }>(
-    `SELECT sp.store_id,
-       count(*) FILTER (WHERE sp.promo_kind = 2)::int AS club,
-       count(*) FILTER (WHERE sp.promo_kind = 1)::int AS sale,
-       count(*) FILTER (WHERE sp.promo_kind = 3)::int AS multibuy
-     FROM store_price_span sp JOIN store st ON st.id = sp.store_id
-     WHERE sp.store_id = ANY($1::int[]) AND sp.last_day IS NULL AND sp.promo_kind IN (1, 2, 3)
-       AND st.last_day IS NOT NULL
-     GROUP BY sp.store_id`,
-    [storeIds],
-  );
-  return new Map(rows.map(({ store_id, ...counts }) => [store_id, counts]));
-}
-

@@ -15,8 +15,9 @@ import { operations } from '../../facades/operations.js';
 import { Retailer } from '../../facades/resources.js';
 import {
   CURRENT_PRICE, DAILY_STATS, HISTORY, LISTING_CARD, LISTING_DETAIL, LISTING_STORE_PRICE, OFFER, PRODUCT_DETAIL,
-  PRODUCT_GROUP, PRODUCT_STORE_PRICE, RETAILER, SPREAD, STORE, SUGGESTION, INDEX_LATEST, INDEX_POINT, GROUP_SERIES, INDEX_GROUPS, ITEM_SERIES,
-  INDEX_ITEMS, BASKET_ITEM, BASKET_MATCH, BASKET_ITEM_DETAIL, BASKET_ITEM_LISTING, type Spec,
+  PRODUCT_GROUP, PRODUCT_STORE_PRICE, RETAILER, SPREAD, STORE, SUGGESTION, GROUP_LEVEL, STORE_LISTING, BIN, STORE_DETAIL,
+  STORE_LISTINGS, STORE_LEVELS, AREA, AREAS, INDEX_LATEST, INDEX_POINT, GROUP_SERIES, INDEX_GROUPS, ITEM_SERIES,
+  INDEX_ITEMS, BASKET_ITEM, BASKET_MATCH, BASKET_ITEM_DETAIL, BASKET_ITEM_LISTING, COMPARE, COMPARE_GROUP, COMPARE_ITEM, LEVEL_SERIES, RETAILER_LEVELS, DEALS, type Spec,
 } from '../helpers/shape.js';
 
 const BASE = 'https://prices.example.nz';
@@ -85,6 +86,9 @@ describe('OpenAPI document', () => {
     IndexLatest: INDEX_LATEST, IndexPoint: INDEX_POINT, GroupSeries: GROUP_SERIES, IndexGroups: INDEX_GROUPS,
     ItemSeries: ITEM_SERIES, IndexItems: INDEX_ITEMS, BasketItem: BASKET_ITEM, BasketMatch: BASKET_MATCH,
     BasketItemDetail: BASKET_ITEM_DETAIL, BasketItemListing: BASKET_ITEM_LISTING,
+    GroupLevel: GROUP_LEVEL, StoreListing: STORE_LISTING, Bin: BIN, StoreDetail: STORE_DETAIL, StoreListings: STORE_LISTINGS,
+    StoreLevels: STORE_LEVELS, Area: AREA, Areas: AREAS,
+    Compare: COMPARE, LevelSeries: LEVEL_SERIES, RetailerLevels: RETAILER_LEVELS, Deals: DEALS,
   };
   it.each(Object.keys(RESOURCES))('schema %s has exactly the fields and nullability of api-spec', (id) => {
     const schema = doc.components.schemas[id];
@@ -97,6 +101,36 @@ describe('OpenAPI document', () => {
       const nullable = (Array.isArray(node.anyOf) && node.anyOf.some((n: Json) => n.type === 'null')) || (Array.isArray(node.type) && node.type.includes('null'));
       expect(nullable, `${id}.${field} nullable`).toBe(kind.endsWith('?'));
     }
+  });
+
+  it('Compare: groups and items have the api-spec fields; headline and levels map a slug to the pair [number, integer]; prices to cents', () => {
+    const compare = doc.components.schemas.Compare;
+    const fieldsOf = (node: Json, spec: Spec, label: string) => {
+      expect(Object.keys(node.properties).sort(), label).toEqual(Object.keys(spec).sort());
+      for (const [field, kind] of Object.entries(spec)) {
+        const n = node.properties[field];
+        const nullable = (Array.isArray(n.anyOf) && n.anyOf.some((x: Json) => x.type === 'null')) || (Array.isArray(n.type) && n.type.includes('null'));
+        expect(nullable, `${label}.${field} nullable`).toBe(kind.endsWith('?'));
+      }
+    };
+    fieldsOf(compare.properties.groups.items, COMPARE_GROUP, 'Compare.groups[]');
+    fieldsOf(compare.properties.items.items, COMPARE_ITEM, 'Compare.items[]');
+    const pair = { type: 'array', prefixItems: [{ type: 'number' }, { type: 'integer' }], items: false, minItems: 2, maxItems: 2 };
+    for (const map of [compare.properties.headline, compare.properties.groups.items.properties.levels]) {
+      expect(map.type).toBe('object');
+      expect(map.additionalProperties).toMatchObject(pair);
+    }
+    expect(compare.properties.items.items.properties.prices.additionalProperties).toEqual({ $ref: '#/components/schemas/Cents' });
+    expect(doc.components.schemas.RetailerLevels.properties.retailers.items).toEqual({ $ref: '#/components/schemas/LevelSeries' });
+    expect(doc.components.schemas.Deals.properties.listings.items).toEqual({ $ref: '#/components/schemas/ListingCard' });
+    expect(doc.components.schemas.Deals.properties.kind.enum).toEqual(['special', 'member', 'multibuy']);
+    expect(param('get_retailer_levels', 'days')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 7, maximum: 3650, default: 365 } });
+    expect(param('list_deals', 'kind').schema).toMatchObject({ enum: ['special', 'member', 'multibuy'], default: 'special' });
+    expect(param('list_deals', 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 96, default: 24 });
+    expect(param('list_deals', 'q').schema).toMatchObject({ type: 'string', maxLength: 100 });
+    // The literal paths, distinct from /api/v1/retailers/{slug}/browse.
+    expect(doc.paths['/api/v1/retailers/compare'].get.operationId).toBe('compare_retailers');
+    expect(doc.paths['/api/v1/retailers/levels'].get.operationId).toBe('get_retailer_levels');
   });
 
   it('references named resources instead of repeating them', () => {

@@ -91,7 +91,7 @@ function tracked<T>(value: T, path: string, read: Set<string>): T {
   }) as T;
 }
 
-type Def = { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType; innerType?: z.ZodType; valueType?: z.ZodType; options?: z.ZodType[]; in?: z.ZodType };
+type Def = { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType; items?: z.ZodType[]; innerType?: z.ZodType; valueType?: z.ZodType; options?: z.ZodType[]; in?: z.ZodType };
 const def = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
 
 /**
@@ -113,6 +113,15 @@ function differences(value: unknown, schema: z.ZodType, path: string): string[] 
     }
     case 'array':
       return Array.isArray(value) ? value.flatMap((v) => differences(v, d.element!, `${path}[]`)) : [`~${path} (not an array)`];
+    case 'tuple': {
+      // A fixed-length array (Compare's [level, items] pairs): each position against its schema.
+      if (!Array.isArray(value)) return [`~${path} (not an array)`];
+      const items = d.items!;
+      return [
+        ...value.flatMap((v, i) => (i < items.length ? differences(v, items[i], `${path}[${i}]`) : [`+${path}[${i}]`])),
+        ...items.slice(value.length).map((_, i) => `-${path}[${value.length + i}]`),
+      ];
+    }
     case 'record':
       return value && typeof value === 'object' ? Object.keys(value).flatMap((k) => differences((value as Record<string, unknown>)[k], d.valueType!, `${path}{}`)) : [`~${path} (not an object)`];
     case 'object': {
@@ -158,5 +167,17 @@ describe('documents select exactly the contract fields (facades/resources.ts is 
     const unused = check(listings, documentText('search_listings').replace('available\n', 'available\n  weighable\n'));
     expect(unused.differences).toEqual([]);
     expect(unused.unread).toEqual(['searchListings[].weighable']);
+    // A fixed-length pair (Compare's [level, items]) with a position missing or added.
+    const compare = operations.find((o) => o.name === 'compare_retailers')!;
+    const pairs = (f: (level: number, items: number) => number[]) => ({
+      ...compare,
+      shape: (data: never, params: never) => {
+        const body = compare.shape(data, params) as { headline: Record<string, [number, number]> };
+        return { ...body, headline: Object.fromEntries(Object.entries(body.headline).map(([k, [l, i]]) => [k, f(l, i)])) };
+      },
+    });
+    expect(check(pairs((l) => [l]), documentText('compare_retailers')).differences).toEqual(['-headline{}[1]']);
+    expect(check(pairs((l, i) => [l, i, 0]), documentText('compare_retailers')).differences).toEqual(['+headline{}[2]']);
+    expect(check(compare, documentText('compare_retailers')).differences).toEqual([]);
   });
 });

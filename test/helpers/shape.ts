@@ -53,6 +53,35 @@ export const STORE: Spec = {
   club: 'int', sale: 'int', multibuy: 'int', day: 'day?', town: 'str', area: 'str', urban: 'str?',
 };
 
+/** api-spec GroupLevel. */
+export const GROUP_LEVEL: Spec = { code: 'str', name: 'str', level: 'num', n: 'int' };
+
+/** api-spec StoreListing. */
+export const STORE_LISTING: Spec = {
+  id: 'int', name: 'str', price: 'int', median: 'int', ratio: 'num', brand: 'str?', size_text: 'str?', image: 'str?',
+  promo_price: 'int?', promo_kind: 'int?',
+};
+
+/** api-spec Bin. */
+export const BIN: Spec = { bucket: 'int', n: 'int' };
+
+/** api-spec StoreDetail. */
+export const STORE_DETAIL: Spec = {
+  store: 'obj', groups: 'arr', dearer: 'arr', cheaper: 'arr', spread: 'arr', listings_priced: 'int', deals: 'arr',
+};
+
+/** api-spec StoreListings. */
+export const STORE_LISTINGS: Spec = { total: 'int', limit: 'int', offset: 'int', listings: 'arr' };
+
+/** api-spec StoreLevels. */
+export const STORE_LEVELS: Spec = { days: 'arr', level: 'arr', items: 'arr' };
+
+/** api-spec Area. */
+export const AREA: Spec = { key: 'str', label: 'str', stores: 'int', chains: 'arr', towns: 'arr', level: 'num?' };
+
+/** api-spec Areas. */
+export const AREAS: Spec = { regions: 'arr', urban: 'arr', towns: 'arr' };
+
 /** api-spec CurrentPrice. */
 export const CURRENT_PRICE: Spec = {
   day: 'day', price: 'int', promo_price: 'int?', promo_kind: 'int?', multibuy_qty: 'int?', multibuy_price: 'int?',
@@ -175,3 +204,21 @@ export const BASKET_ITEM_LISTING: Spec = {
   brand: 'str?', size_text: 'str?', qty: 'num?', unit: 'str?', price: 'int?', promo_price: 'int?', basis_price: 'num?',
   priced_on: 'day?', image: 'str?',
 };
+
+/** api-spec Compare (headline and each group's `levels` map a retailer slug to the pair [level, items]). */
+export const COMPARE: Spec = { retailers: 'arr', headline: 'obj', groups: 'arr', items: 'arr' };
+
+/** api-spec Compare `groups[]`. */
+export const COMPARE_GROUP: Spec = { code: 'str', name: 'str', weight: 'num', levels: 'obj' };
+
+/** api-spec Compare `items[]` (`prices` maps a retailer slug to integer cents). */
+export const COMPARE_ITEM: Spec = { id: 'int', name: 'str', group: 'str', per_unit: 'bool', prices: 'obj', spec: 'str?', unit: 'str?' };
+
+/** api-spec LevelSeries. */
+export const LEVEL_SERIES: Spec = { retailer: 'str', level: 'arr', items: 'arr' };
+
+/** api-spec RetailerLevels. */
+export const RETAILER_LEVELS: Spec = { days: 'arr', retailers: 'arr' };
+
+/** api-spec Deals. */
+export const DEALS: Spec = { kind: 'str', total: 'int', listings: 'arr' };

@@ -90,6 +90,8 @@ function expectRefused(r: Gql, pattern: RegExp): void {
 }
 
 const listingId = () => seed.listingIds.get('woolworths:42246') as number;
+/** A seeded store (Woolworths Auckland Victoria Street West). */
+const storeId = () => seed.storeIds.get('882226') as number;
 const nested = (levels: number) => {
   // listing → product → offers → listing → product → offers → …, `levels` fields deep in all.
   const path = ['listing(id: $id)', 'product', 'offers', 'listing', 'product', 'offers', 'listing', 'product', 'offers'];
@@ -315,6 +317,13 @@ describe('persisted documents', () => {
     get_listing_history: { id: String(listingId()), store: '0' },
     list_retailers: {},
     list_stores: { retailer: 'woolworths' },
+    compare_retailers: {},
+    get_retailer_levels: { days: '3650' },
+    list_deals: { kind: 'member', retailer: 'woolworths', q: 'milk', limit: '96' },
+    get_store: { id: String(storeId()) },
+    get_store_listings: { id: String(storeId()), q: 'beef', limit: '96', offset: '0' },
+    get_store_levels: { id: String(storeId()), days: '3650' },
+    list_areas: {},
     get_index_latest: {},
     get_index_daily: { from: '2025-01-01', to: '2025-12-31', group: '0' },
     get_index_groups: { days: '3650' },

@@ -262,3 +262,166 @@ describe('query counts do not grow with result size', () => {
     expect(large.pool).toBeLessThanOrEqual(small.pool);
   });
 });
+
+describe('query counts of the store-level views do not grow with result size', () => {
+  /** Store ids: PAK'nSAVE's three (the small run) and all six (the large one). */
+  let paknsave: number[];
+  let all: number[];
+  /** Real listings of a chain (ids), to fill store_listing with. */
+  const chainListings = (slug: string) => [...seed.listingIds].filter(([k]) => k.startsWith(`${slug}:`)).map(([, id]) => id);
+
+  /** Fixture metadata: the views' rows as workers/levels writes them (values arbitrary, not under test). */
+  beforeAll(async () => {
+    const { rows } = await db.pool.query<{ id: number; slug: string }>(
+      `SELECT s.id, r.slug FROM store s JOIN retailer r ON r.id = s.retailer_id WHERE s.active ORDER BY s.id`,
+    );
+    all = rows.map((r) => r.id);
+    paknsave = rows.filter((r) => r.slug === 'paknsave').map((r) => r.id);
+    expect([paknsave.length, all.length]).toEqual([3, 6]);
+    await db.pool.query(
+      `INSERT INTO store_level (store_id, day, level, n_items, groups, spread, listings_priced, club, sale, multibuy)
+       SELECT id, '2026-08-03', 1 + id / 100.0, 20 + id,
+              '[{"code":"fruit","name":"Fruit","level":1.01,"n":5},{"code":"meat","name":"Meat","level":0.98,"n":6}]',
+              array_fill(id, ARRAY[22]), 22 * id, 1, 2, 3
+       FROM unnest($1::int[]) AS id`,
+      [all],
+    );
+    await db.pool.query(
+      `INSERT INTO store_level_day (store_id, day, level, n_items)
+       SELECT id, d::date, 1.01, 25 FROM unnest($1::int[]) AS id, generate_series('2026-05-01'::date, '2026-08-03'::date, '1 day') AS d`,
+      [all],
+    );
+    // Every store prices up to 40 of its chain's listings; one in three on a special, one in five a multibuy.
+    for (const { id, slug } of rows) {
+      await db.pool.query(
+        `INSERT INTO store_listing (store_id, listing_id, day, price, promo_price, promo_kind, median, ratio)
+         SELECT $1, l, '2026-08-03', 100 + k * 7, CASE WHEN k % 3 = 0 THEN 90 + k * 6 END, CASE WHEN k % 3 = 0 THEN 1 WHEN k % 5 = 0 THEN 3 END,
+                140, (100 + k * 7) / 140.0
+         FROM unnest($2::int[]) WITH ORDINALITY AS x(l, k)`,
+        [id, chainListings(slug).slice(0, 40)],
+      );
+    }
+  });
+
+  it('list_stores with levels: PAK\'nSAVE (3) or all (6) stores, one statement for the stores and one for their panels', async () => {
+    const small = await measure(rest('/api/v1/stores?retailer=paknsave'), (b) => b.length);
+    const large = await measure(rest('/api/v1/stores'), (b) => {
+      expect(b.every((s: { level: number | null }) => s.level !== null)).toBe(true);
+      return b.length;
+    });
+    expectFlat(small, large);
+    expect(large.pool).toBe(1);
+  });
+
+  it('get_store with few or many priced listings and deals', async () => {
+    const size = (b: { dearer: unknown[]; cheaper: unknown[]; deals: unknown[] }) => b.dearer.length + b.cheaper.length + b.deals.length;
+    await db.pool.query(`DELETE FROM store_listing WHERE store_id = $1 AND listing_id NOT IN (SELECT listing_id FROM store_listing WHERE store_id = $1 ORDER BY listing_id LIMIT 4)`, [paknsave[0]]);
+    const few = await measure(rest(`/api/v1/stores/${paknsave[0]}`), size);
+    const many = await measure(rest(`/api/v1/stores/${all.find((id) => !paknsave.includes(id))}`), size);
+    expectFlat(few, many);
+    // The store (Prisma), its panel, extremes, deals, and the deal cards' latest national spans.
+    expect(many.prisma + many.pool).toBeLessThanOrEqual(6);
+    const pages = (n: number) => measure(rest(`/api/v1/stores/${all[0]}/listings?limit=${n}`), (b) => b.listings.length);
+    expectFlat(await pages(2), await pages(40));
+    const levels = (n: number) => measure(rest(`/api/v1/stores/${all[0]}/levels?days=${n}`), (b) => b.days.length);
+    expectFlat(await levels(7), await levels(90));
+  });
+
+  it('GraphQL: 3 or 6 stores with levels, groups, spread, extremes, deals, a page of listings and a level series each', async () => {
+    const doc = (retailer: string | null) => `{
+      stores${retailer ? `(retailer: "${retailer}")` : ''} {
+        id level nItems club sale multibuy day listingsPriced
+        groups { code level n }
+        spread { bucket n }
+        dearer { id ratio available }
+        cheaper { id ratio }
+        deals { id promoPrice multibuyQty available }
+        listings(limit: 5) { total listings { id ratio } }
+        a: levelSeries(days: 7) { days level }
+        b: levelSeries(days: 30) { items }
+      }
+      areas { regions { key level } }
+    }`;
+    const size = (d: { stores: { deals: unknown[]; listings: { listings: unknown[] } }[] }) =>
+      d.stores.reduce((n, s) => n + 1 + s.deals.length + s.listings.listings.length, 0);
+    const small = await measure(graphql(doc('paknsave')), size);
+    const large = await measure(graphql(doc(null)), size);
+    expectFlat(small, large);
+  });
+});
+
+describe('query counts of the chain and deals views do not grow with result size', () => {
+  /** Fixture metadata: the views' rows as workers/levels writes them (values arbitrary, not under test). */
+  beforeAll(async () => {
+    await syncBasket(db.pool);
+    await db.pool.query(
+      `INSERT INTO index_run (id, first_day, last_day, anchor, basket_digest, state) VALUES (1, '2024-01-01', '2025-05-03', '{}', 'test', '{}')
+       ON CONFLICT (id) DO NOTHING`,
+    );
+    await db.pool.query(
+      `INSERT INTO index_day (group_id, day, raw, anchored, coverage, items, listings)
+       SELECT 0, d::date, 1000, NULL, 0.5, 10, 20 FROM generate_series('2024-01-01'::date, '2025-05-03'::date, '1 day') AS d
+       ON CONFLICT DO NOTHING`,
+    );
+  });
+
+  it('list_deals: 2 or 40 deals, with retailer and q; the GraphQL feed with each listing\'s deals', async () => {
+    const { rows } = await db.pool.query<{ id: number }>(
+      `SELECT l.id FROM listing l JOIN retailer r ON r.id = l.retailer_id
+       WHERE r.slug = 'woolworths' AND EXISTS (SELECT 1 FROM national_price_span n WHERE n.listing_id = l.id) ORDER BY l.id LIMIT 40`,
+    );
+    expect(rows).toHaveLength(40);
+    await db.pool.query(
+      `INSERT INTO deal (kind, listing_id, retailer_id, day, price, saving, saving_pct)
+       SELECT k, l.id, l.retailer_id, '2025-05-03', 500, 100 + l.id % 7, 0.2 FROM listing l, unnest(ARRAY['special', 'member']) AS k WHERE l.id = ANY($1::int[])`,
+      [rows.map((r) => r.id)],
+    );
+    const size = (b: { listings: unknown[] }) => b.listings.length;
+    expectFlat(await measure(rest('/api/v1/deals?limit=2'), size), await measure(rest('/api/v1/deals?limit=40'), size));
+    const small = await measure(rest('/api/v1/deals?limit=2&retailer=woolworths&q=a'), size);
+    const large = await measure(rest('/api/v1/deals?limit=96&retailer=woolworths&q=a'), size);
+    expectFlat(small, large);
+    // The slug, the feed, the cards' listing rows (Prisma), their latest national spans.
+    expect(large.prisma + large.pool).toBeLessThanOrEqual(5);
+    const doc = (n: number) => `{ deals(limit: ${n}) { total listings { id retailerSlug available current { price } deals { kind saving } retailer { slug level { level } } } } }`;
+    expectFlat(await measure(graphql(doc(2)), (d) => d.deals.listings.length), await measure(graphql(doc(40)), (d) => d.deals.listings.length));
+  });
+
+  it('compare_retailers with 1 or 20 priced items (five statements)', async () => {
+    await db.pool.query(
+      `INSERT INTO chain_level_day (retailer_id, group_id, day, level, items)
+       SELECT r.id, g, '2025-05-03', 1, 20 FROM retailer r, generate_series(0, 4) AS g WHERE r.slug IN ('woolworths', 'paknsave')`,
+    );
+    const price = (items: number) =>
+      db.pool.query(
+        `INSERT INTO chain_item_price (item_id, retailer_id, price, listings)
+         SELECT i.id, r.id, 100 + i.id, 1 FROM (SELECT id FROM basket_item ORDER BY id LIMIT $1) i, retailer r
+         WHERE r.slug IN ('woolworths', 'paknsave') ON CONFLICT DO NOTHING`,
+        [items],
+      );
+    await price(1);
+    const small = await measure(rest('/api/v1/retailers/compare'), (b) => b.items.length);
+    await price(20);
+    const large = await measure(rest('/api/v1/retailers/compare'), (b) => b.items.length);
+    expectFlat(small, large);
+    expect(large).toMatchObject({ prisma: 0, pool: 5 });
+  });
+
+  it('get_retailer_levels over 7 or 365 days (two statements); retailers with level, group levels and series batched', async () => {
+    await db.pool.query(
+      `INSERT INTO chain_level_day (retailer_id, group_id, day, level, items)
+       SELECT r.id, 0, d::date, 1, 20 FROM retailer r, generate_series('2024-06-01'::date, '2025-05-02'::date, '1 day') AS d
+       WHERE r.slug IN ('woolworths', 'paknsave') ON CONFLICT DO NOTHING`,
+    );
+    const small = await measure(rest('/api/v1/retailers/levels?days=7'), (b) => b.days.length);
+    const large = await measure(rest('/api/v1/retailers/levels?days=365'), (b) => b.days.length);
+    expectFlat(small, large);
+    expect(large).toMatchObject({ prisma: 0, pool: 2 });
+    // Six chains, each with its latest levels and two series: one read of the levels, one window read per distinct window.
+    const doc = (days: number) => `{ retailers { slug level { level } groupLevels { code level } a: levelSeries(days: ${days}) { level } b: levelSeries(days: 30) { items } } }`;
+    const few = await measure(graphql(doc(7)), (d) => d.retailers.reduce((s: number, r: { a: { level: unknown[] } }) => s + r.a.level.length, 0));
+    const many = await measure(graphql(doc(365)), (d) => d.retailers.reduce((s: number, r: { a: { level: unknown[] } }) => s + r.a.level.length, 0));
+    expectFlat(few, many);
+    expect(many.pool).toBe(1 + 2 * 2);
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * Deals (issue 16 item 5; api-spec Deals, list_deals, PromoKind): which current promotions are deals,
+ * of which kind, and how much they save. Pure; the derived-views worker (workers/levels/deals.ts)
+ * applies it to each chain's current national prices and stores the result in the `deal` table.
+ *
+ * Kinds (api-spec PromoKind → list_deals `kind`): 1 special (everyone) → `special`; 2 member/club
+ * price (loyalty card) → `member`; 3 multibuy (`multibuy_qty` units for `multibuy_price` in total)
+ * → `multibuy`. 4 clearance is not a deal kind (store-local markdowns of short-dated stock), nor is
+ * a promotion of unknown kind.
+ *
+ * Saving, in cents per unit (per single item, or per kg for a weighable listing, whose prices are
+ * per kg), against the shelf price `price`:
+ * - special and member: `price − promo_price`;
+ * - multibuy: `price − multibuy_price ÷ multibuy_qty` (the unit price when the set is taken; may be
+ *   fractional).
+ * `saving_pct` = saving ÷ price (a share, 0 to 1). No deal when the saving is not positive, when
+ * the promotional unit price is not positive (a free item is no price), when the shelf price is not
+ * positive, or when the fields the kind needs are missing. Biggest saving first means highest
+ * `saving_pct` first ({@link compareDeals}).
+ */
+import type { PromoKind } from './spans.js';
+
+/** list_deals `kind` values, in the contract's order. */
+export const DEAL_KINDS = ['special', 'member', 'multibuy'] as const;
+
+/** A deal kind (api-spec Deals `kind`). */
+export type DealKind = (typeof DEAL_KINDS)[number];
+
+/** The promotion fields of a price (a national span), integer cents. */
+export interface PromoFields {
+  /** Shelf price. */
+  price: number;
+  /** Single-unit promotional price. */
+  promo_price: number | null;
+  promo_kind: PromoKind | null;
+  /** Units required for `multibuy_price` (multibuy only). */
+  multibuy_qty: number | null;
+  /** Total for `multibuy_qty` units (multibuy only). */
+  multibuy_price: number | null;
+}
+
+/** A promotion that is a deal. */
+export interface Deal {
+  kind: DealKind;
+  /** What one unit costs on the deal, cents (multibuy: the total over the quantity). */
+  unitPrice: number;
+  /** Shelf price − unitPrice, cents per unit, > 0. */
+  saving: number;
+  /** saving ÷ shelf price, in (0, 1). */
+  savingPct: number;
+}
+
+/** The deal kind of a PromoKind: 1 special, 2 member, 3 multibuy; null for 4 (clearance) and null. */
+export function dealKind(promoKind: PromoKind | number | null): DealKind | null {
+  return promoKind === 1 ? 'special' : promoKind === 2 ? 'member' : promoKind === 3 ? 'multibuy' : null;
+}
+
+/** The deal of a price (module comment), or null when it is none. */
+export function dealOf(p: PromoFields): Deal | null {
+  const kind = dealKind(p.promo_kind);
+  if (kind == null || !(p.price > 0)) return null;
+  let unitPrice: number;
+  if (kind === 'multibuy') {
+    if (p.multibuy_qty == null || p.multibuy_price == null || !(p.multibuy_qty > 0)) return null;
+    unitPrice = p.multibuy_price / p.multibuy_qty;
+  } else {
+    if (p.promo_price == null) return null;
+    unitPrice = p.promo_price;
+  }
+  if (!(unitPrice > 0) || !Number.isFinite(unitPrice)) return null;
+  const saving = p.price - unitPrice;
+  if (!(saving > 0)) return null;
+  return { kind, unitPrice, saving, savingPct: saving / p.price };
+}
+
+/**
+ * Order of a deal feed, biggest saving first: highest `savingPct`, then highest `saving` (cents),
+ * then lowest listing id (the order list_deals reads the deal table in, src/services/deals.ts).
+ */
+export function compareDeals(
+  a: { savingPct: number; saving: number; listingId: number },
+  b: { savingPct: number; saving: number; listingId: number },
+): number {
+  return b.savingPct - a.savingPct || b.saving - a.saving || a.listingId - b.listingId;
+}

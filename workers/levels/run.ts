@@ -1,0 +1,69 @@
+/**
+ * The derived-views worker (issue 16): materialises store levels and panels, store listings with
+ * the chain median, area levels, chain item prices and levels, and deals, so the API reads rows
+ * and never aggregates spans per request. Run after each ingest (after the index, whose days the
+ * chain levels follow), by node-cron every ten minutes (`VIEWS_CRON`), at start-up and by hand
+ * (`npm run worker -- views [--full]`).
+ *
+ * One transaction under an advisory lock ({@link VIEWS_LOCK_KEY}): the data version
+ * (workers/levels/version.ts) is read first; each view whose stored version (view_run) equals it is
+ * skipped, the others are rebuilt (incrementally where the builder can: store days and chain days
+ * already stored are kept unless their inputs changed) and their view_run row records the version,
+ * time and duration. Readers see the old rows or the new ones, never a mix.
+ */
+import type pg from 'pg';
+import { inTransaction } from '../../src/db/transaction.js';
+import { dataVersion } from './version.js';
+import { buildStoreViews } from './stores.js';
+import { buildChainViews } from './chains.js';
+import { buildDeals } from './deals.js';
+
+/** Key of the transaction-level advisory lock serialising view runs. */
+export const VIEWS_LOCK_KEY = 7_242_016;
+
+/** The views, in build order (areas need store levels). */
+export const VIEW_NAMES = ['stores', 'chains', 'deals'] as const;
+
+/** What {@link runViews} did, per view: rebuilt (with the builder's report) or skipped as current. */
+export interface ViewsReport {
+  version: string;
+  views: Record<string, { built: boolean; seconds: number; report?: unknown }>;
+  seconds: number;
+}
+
+/**
+ * Builds every derived view whose inputs changed (all of them with `full`).
+ * @throws the builders' and the database's errors (nothing is written then).
+ */
+export async function runViews(pool: pg.Pool, opts: { full?: boolean; progress?: boolean } = {}): Promise<ViewsReport> {
+  const t0 = performance.now();
+  return inTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [VIEWS_LOCK_KEY]);
+    const { version, parts } = await dataVersion(client);
+    const stored = new Map(
+      (await client.query<{ name: string; data_version: string }>('SELECT name, data_version FROM view_run')).rows.map((r) => [r.name, r.data_version]),
+    );
+    const views: ViewsReport['views'] = {};
+    const builders: Record<(typeof VIEW_NAMES)[number], () => Promise<unknown>> = {
+      stores: () => buildStoreViews(client, { full: opts.full, progress: opts.progress }),
+      chains: () => buildChainViews(client, { full: opts.full, progress: opts.progress }),
+      deals: () => buildDeals(client),
+    };
+    for (const name of VIEW_NAMES) {
+      if (!opts.full && stored.get(name) === version) {
+        views[name] = { built: false, seconds: 0 };
+        continue;
+      }
+      const t = performance.now();
+      const report = await builders[name]();
+      const seconds = (performance.now() - t) / 1000;
+      await client.query(
+        `INSERT INTO view_run (name, data_version, built_at, seconds, detail) VALUES ($1, $2, now(), $3, $4)
+         ON CONFLICT (name) DO UPDATE SET data_version = EXCLUDED.data_version, built_at = EXCLUDED.built_at, seconds = EXCLUDED.seconds, detail = EXCLUDED.detail`,
+        [name, version, seconds, JSON.stringify({ parts, report })],
+      );
+      views[name] = { built: true, seconds, report };
+    }
+    return { version, views, seconds: (performance.now() - t0) / 1000 };
+  });
+}
