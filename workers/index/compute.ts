@@ -58,10 +58,7 @@
  *    counted day, links with the basis that counted) and each aggregate's raw level
  *    (price-index.ts `stateToJson`), with the watermark and a format version.
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { ALL_FOOD, groupId, loadBasket, type Basket } from '../../src/domain/basket.js';
 import { addDays, isDay, nzToday } from '../../src/domain/days.js';
 import {
@@ -71,6 +68,7 @@ import {
 import { nationalLastDay, spanToSql } from '../../src/services/span-sql.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { makeProgress } from '../progress.js';
+import { copyCell, copyRows } from '../copy-rows.js';
 import { syncBasket, type BasketSyncReport } from './basket.js';
 import { importOfficialIndex, officialMonths } from './official.js';
 
@@ -288,7 +286,7 @@ async function computeRun(client: pg.PoolClient, opts: IndexOptions, today: stri
   phase('prepare');
   if (from <= to) {
     const matches = await loadMatches(client, items, from, to);
-    const spans = await loadSpans(client, ids, from, to);
+    const spans = await loadMatchedSpans(client, ids, from, to);
     phase('read');
     const n = Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
     const bar = makeProgress(opts.progress, resume ? 'index days (incremental)' : 'index days', n);
@@ -429,7 +427,7 @@ async function loadMatches(client: pg.PoolClient, items: Items, from: string, to
  * (clipped to `to`), with the listing's pack total in g or ml (`qty × pack_count`), unit and
  * weighable flag.
  */
-async function loadSpans(client: pg.PoolClient, ids: number[], from: string, to: string): Promise<ListingSpan[]> {
+export async function loadMatchedSpans(client: pg.PoolClient, ids: number[], from: string, to: string): Promise<ListingSpan[]> {
   const r = await client.query<ListingSpan>(
     `SELECT s.listing_id AS "listingId", s.first_day::text AS "firstDay", least(${SPAN_TO}, $3::date)::text AS "lastDay",
             s.price, s.promo_price AS "promoPrice", s.promo_kind AS "promoKind",
@@ -466,18 +464,12 @@ function anchorJson(anchors: AggregateAnchor[]): RunRow['anchor'] {
   return Object.fromEntries(anchors.map((a) => [String(a.groupId), { month: a.month, factor: a.factor }]));
 }
 
-/** COPY text value. */
-function cell(v: number | string | boolean | null): string {
-  if (v == null) return '\\N';
-  if (typeof v === 'boolean') return v ? 't' : 'f';
-  return String(v);
-}
 
 function* itemDayRows(run: IndexRun, items: Items): Generator<string> {
   for (const [code, s] of run.items) {
     const id = items.idByCode.get(code)!;
     for (let i = 0; i < run.days.length; i++) {
-      yield `${id}\t${run.days[i]}\t${cell(s.relative[i])}\t${cell(s.n[i])}\t${cell(s.stale[i])}\n`;
+      yield `${id}\t${run.days[i]}\t${copyCell(s.relative[i])}\t${copyCell(s.n[i])}\t${copyCell(s.stale[i])}\n`;
     }
   }
 }
@@ -489,29 +481,11 @@ function* indexDayRows(run: IndexRun, items: Items, anchors: AggregateAnchor[]):
     const factor = anchors.find((x) => x.groupId === a.groupId)?.factor ?? null;
     for (let i = 0; i < run.days.length; i++) {
       const coverage = Math.min(1, Math.max(0, s.coverage[i]));
-      yield `${a.groupId}\t${run.days[i]}\t${cell(s.raw[i])}\t${cell(factor == null ? null : s.raw[i] * factor)}\t${coverage}\t${s.items[i]}\t${s.listings[i]}\n`;
+      yield `${a.groupId}\t${run.days[i]}\t${copyCell(s.raw[i])}\t${copyCell(factor == null ? null : s.raw[i] * factor)}\t${coverage}\t${s.items[i]}\t${s.listings[i]}\n`;
     }
   }
 }
 
-/** COPYs text rows into `target` (`table (columns)`); returns the rows written. */
-async function copyRows(client: pg.PoolClient, target: string, rows: Iterable<string>): Promise<number> {
-  let n = 0;
-  async function* chunks() {
-    let buf = '';
-    for (const r of rows) {
-      buf += r;
-      n++;
-      if (buf.length > 1 << 16) {
-        yield buf;
-        buf = '';
-      }
-    }
-    if (buf) yield buf;
-  }
-  await pipeline(Readable.from(chunks()), client.query(copyFrom(`COPY ${target} FROM STDIN`)));
-  return n;
-}
 
 /**
  * Writes the links of the run onto the open matches (module comment, step 6): only where the

@@ -52,9 +52,9 @@
 import type pg from 'pg';
 import { addDays } from '../../src/domain/days.js';
 import { chainLevels, chainPricer, type ChainItemPriceRow, type ChainMatch, type LevelItem } from '../../src/domain/chain-levels.js';
-import { STALE_DAYS, type ListingSpan } from '../../src/domain/price-index.js';
 import { nationalLastDay, spanToSql } from '../../src/services/span-sql.js';
 import { makeProgress } from '../progress.js';
+import { loadMatchedSpans } from '../index/compute.js';
 
 /** Version of {@link ChainViewsState}; a stored state of another version forces a full build. */
 export const CHAIN_VIEWS_FORMAT = 1;
@@ -173,7 +173,7 @@ export async function buildChainViews(client: pg.PoolClient, opts: ChainViewsOpt
   const items = (await client.query<LevelItem & { perUnit: boolean }>(`${ITEMS_SQL} ORDER BY i.id`)).rows;
   const ids = items.map((i) => i.id);
   const matches = await loadMatches(client, ids, from, last);
-  const spans = await loadSpans(client, ids, from, last);
+  const spans = await loadMatchedSpans(client, ids, from, last);
   phase('read');
   const pricer = chainPricer(items, matches, spans);
   const out = { retailer: [] as number[], group: [] as number[], day: [] as string[], level: [] as (number | null)[], items: [] as number[] };
@@ -312,22 +312,3 @@ async function loadMatches(client: pg.PoolClient, ids: number[], from: string, t
   return r.rows;
 }
 
-/**
- * National spans of the listings of those matches that can count on a day of `from` … `to`:
- * starting on or before `to` and priced on or after `from − 14` (the cap), ends by the open-span
- * rule clipped to `to`, with the pack total in g or ml (`qty × pack_count`), unit and weighable.
- */
-async function loadSpans(client: pg.PoolClient, ids: number[], from: string, to: string): Promise<ListingSpan[]> {
-  const r = await client.query<ListingSpan>(
-    `SELECT s.listing_id AS "listingId", s.first_day::text AS "firstDay", least(${SPAN_TO}, $3::date)::text AS "lastDay",
-            s.price, s.promo_price AS "promoPrice", s.promo_kind AS "promoKind",
-            l.qty * coalesce(l.pack_count, 1) AS qty, l.unit, l.weighable
-       FROM national_price_span s JOIN listing l ON l.id = s.listing_id JOIN retailer r ON r.id = l.retailer_id
-      WHERE s.listing_id IN (SELECT listing_id FROM basket_match WHERE item_id = ANY($1::int[]) AND valid_from <= $3::date
-                               AND (valid_to IS NULL OR valid_to > $2::date))
-        AND s.first_day <= $3::date AND ${SPAN_TO} >= $2::date - $4::int
-      ORDER BY s.listing_id, s.first_day, s.id`,
-    [ids, from, to, STALE_DAYS],
-  );
-  return r.rows;
-}

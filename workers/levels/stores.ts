@@ -73,10 +73,8 @@
  * build leaves exactly (bit for bit: fixed summation order) what a full one would.
  */
 import crypto from 'node:crypto';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { copyCell, copyRows } from '../copy-rows.js';
 import { addDays } from '../../src/domain/days.js';
 import {
   dailyStoreLevels, groupLevels, pricedItems, rollUpAreas, spreadBucketSql, storeLevel, SPREAD_BUCKETS,
@@ -324,29 +322,7 @@ async function dayWindows(client: pg.PoolClient, full: boolean, changedFrom: str
   return windows;
 }
 
-/** COPY text cell. */
-function cell(v: number | string | null): string {
-  return v == null ? '\\N' : String(v);
-}
 
-/** COPYs text rows into `target` (`table (columns)`); returns the rows copied. */
-async function copyRows(client: pg.PoolClient, target: string, rows: Iterable<string>): Promise<number> {
-  let n = 0;
-  function* chunks() {
-    let buf = '';
-    for (const r of rows) {
-      buf += r;
-      n++;
-      if (buf.length > 1 << 16) {
-        yield buf;
-        buf = '';
-      }
-    }
-    if (buf) yield buf;
-  }
-  await pipeline(Readable.from(chunks()), client.query(copyFrom(`COPY ${target} FROM STDIN`)));
-  return n;
-}
 
 /** Segment rows fetched from the cursor at a time. */
 const FETCH_ROWS = 50_000;
@@ -397,7 +373,7 @@ async function buildDays(
         const win = windows[wi++];
         const n = Math.round((Date.parse(win.to) - Date.parse(win.from)) / 86_400_000) + 1;
         const series = dailyStoreLevels(win.storeId === storeId ? segs : [], n, basket);
-        for (let d = 0; d < n; d++) out.push(`${win.storeId}\t${addDays(win.from, d)}\t${cell(series.level[d])}\t${series.nItems[d]}\n`);
+        for (let d = 0; d < n; d++) out.push(`${win.storeId}\t${addDays(win.from, d)}\t${copyCell(series.level[d])}\t${series.nItems[d]}\n`);
         dayCount += n;
         bar.increment();
       }
