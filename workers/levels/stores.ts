@@ -206,14 +206,19 @@ export async function buildStoreViews(client: pg.PoolClient, opts: StoreViewsOpt
 }
 
 /**
- * Memory for the build's sorts, hashes and temporary tables ({@link BUILD_WORK_MEM},
- * {@link BUILD_TEMP_BUFFERS}), set for the rest of the caller's transaction; `restore` puts back
- * work_mem as it was (temp_buffers can only be raised before the session's first temporary table,
- * so that is tried under a savepoint and left as it is when refused).
+ * Settings of the build, for the rest of the caller's transaction: memory for its sorts, hashes and
+ * temporary tables ({@link BUILD_WORK_MEM}, {@link BUILD_TEMP_BUFFERS}), and
+ * cursor_tuple_fraction 1 — the segment cursor is read to the end, and planned for its first rows
+ * (the default 0.1) it nests a loop over stores around every segment (measured: 150 s instead of
+ * 8 s for 500 stores). `restore` puts back work_mem and cursor_tuple_fraction as they were
+ * (temp_buffers can only be raised before the session's first temporary table, so that is tried
+ * under a savepoint and left as it is when refused).
  */
 async function localSettings(client: pg.PoolClient): Promise<{ restore(): Promise<void> }> {
-  const before = (await client.query<{ w: string }>(`SELECT current_setting('work_mem') AS w`)).rows[0].w;
-  await client.query(`SELECT set_config('work_mem', $1, true)`, [BUILD_WORK_MEM]);
+  const before = (await client.query<{ w: string; c: string }>(
+    `SELECT current_setting('work_mem') AS w, current_setting('cursor_tuple_fraction') AS c`,
+  )).rows[0];
+  await client.query(`SELECT set_config('work_mem', $1, true), set_config('cursor_tuple_fraction', '1', true)`, [BUILD_WORK_MEM]);
   await client.query('SAVEPOINT sv_settings');
   try {
     await client.query(`SELECT set_config('temp_buffers', $1, true)`, [BUILD_TEMP_BUFFERS]);
@@ -224,7 +229,7 @@ async function localSettings(client: pg.PoolClient): Promise<{ restore(): Promis
   }
   return {
     async restore() {
-      await client.query(`SELECT set_config('work_mem', $1, true)`, [before]);
+      await client.query(`SELECT set_config('work_mem', $1, true), set_config('cursor_tuple_fraction', $2, true)`, [before.w, before.c]);
     },
   };
 }
