@@ -1,6 +1,6 @@
 /**
- * Store and area views benchmark (issue 16, "Done when": the ten-minute recompute's duration), run
- * by hand with `npx tsx test/bench/store-levels.ts`; it prints figures and asserts nothing.
+ * Store and area views benchmark (issue 16, "Done when": the ten-minute recompute's duration):
+ * `npm run bench:levels` (also part of `npm run bench`); it prints figures and asserts nothing.
  *
  * On a SYNTHETIC panel (generated listings, spans, stores and basket matches, not real data) in a
  * scratch database created on TEST_DATABASE_URL's server (else DATABASE_URL's; default
