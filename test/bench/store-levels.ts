@@ -19,6 +19,12 @@
  *    spans closed and replaced at +2 %, every store's and chain's last day moved on), then the
  *    incremental build (what the ten-minute job does after each ingest);
  * 3. a build with nothing new (what the ten-minute job does most of the time).
+ *
+ * For orientation, measured on the development machine (2 vCPUs, shared_buffers 128 MB) at the
+ * defaults (17.5 M store spans, 9 M store listings): the first build ≈ 6–8 min, most of it the 9 M
+ * first inserts into store_listing (≈ 4 min, half of it foreign-key checks); a forced full build
+ * with nothing to write ≈ 165 s; one new day ≈ 65–75 s (a pass over store_price_span for the
+ * panels, ≈ 530,000 store listings rewritten, the 500 spreads re-counted); nothing new 0.07 s.
  */
 import type pg from 'pg';
 import { loadBasket } from '../../src/domain/basket.js';
