@@ -17,6 +17,7 @@ import { loadEnv } from '../../src/env.js';
 import { syncBasket } from '../../workers/index/basket.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { createResponseValidator, type ResponseValidator } from '../helpers/openapi.js';
+import { checkedRequests } from '../helpers/checked-requests.js';
 import {
   COMPARE, COMPARE_GROUP, COMPARE_ITEM, DEALS, expectError, expectShape, LEVEL_SERIES, LISTING_CARD, RETAILER_LEVELS,
 } from '../helpers/shape.js';
@@ -46,28 +47,7 @@ let babyFood: BasketItem;
 /** Listing ids by fixture key. */
 const ids = new Map<string, number>();
 
-/** The zod result schema of an operation (by name). */
-const resultOf = (name: string) => operations.find((o) => o.name === name)!.result;
-
-/** GET through the server; every response is validated against /openapi.json, and a 200 against the operation's zod resource. */
-async function get(url: string, op?: string): Promise<{ status: number; headers: Json; body: any }> {
-  const r = await app.inject({ method: 'GET', url });
-  const body = String(r.headers['content-type'] ?? '').startsWith('application/json') ? r.json() : r.body;
-  expect(responses.errors('GET', url, r.statusCode, body), `GET ${url} → ${r.statusCode} against the OpenAPI document`).toEqual([]);
-  if (op && r.statusCode === 200) {
-    const parsed = resultOf(op).safeParse(body);
-    expect(parsed.success, `${url}: ${parsed.error?.message}`).toBe(true);
-  }
-  return { status: r.statusCode, headers: r.headers, body };
-}
-
-/** Expects a 400 Error body whose message matches `pattern`. */
-async function expect400(url: string, pattern: RegExp): Promise<void> {
-  const r = await get(url);
-  expect(r.status, url).toBe(400);
-  expectError(r.body, 400);
-  expect(r.body.error.message, url).toMatch(pattern);
-}
+const { get, expect400 } = checkedRequests(() => app, () => responses);
 
 /** POST /graphql. */
 async function gql(query: string): Promise<{ data: Json; errors?: Json[] }> {

@@ -15,9 +15,11 @@ import { loadBasket, type BasketItem } from '../../src/domain/basket.js';
 import { addDays, nzToday } from '../../src/domain/days.js';
 import { loadEnv } from '../../src/env.js';
 import { yearBefore } from '../../src/graph/food-index.js';
+import { daysBetween } from '../../src/domain/price-index.js';
 import { syncBasket } from '../../workers/index/basket.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { createResponseValidator, type ResponseValidator } from '../helpers/openapi.js';
+import { checkedRequests } from '../helpers/checked-requests.js';
 import { expectError } from '../helpers/shape.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -51,32 +53,9 @@ let restaurant: BasketItem;
 /** Listing ids by fixture key. */
 const listings = new Map<string, number>();
 
-function daysFrom(a: string, b: string): number {
-  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
-}
+const daysFrom = daysBetween;
 
-/** The zod result schema of an operation (by name). */
-const resultOf = (name: string) => operations.find((o) => o.name === name)!.result;
-
-/** GET through the server; every response is validated against /openapi.json, and a 200 against the operation's zod resource. */
-async function get(url: string, op?: string): Promise<{ status: number; headers: Json; body: any }> {
-  const r = await app.inject({ method: 'GET', url });
-  const body = String(r.headers['content-type'] ?? '').startsWith('application/json') ? r.json() : r.body;
-  expect(responses.errors('GET', url, r.statusCode, body), `GET ${url} → ${r.statusCode} against the OpenAPI document`).toEqual([]);
-  if (op && r.statusCode === 200) {
-    const parsed = resultOf(op).safeParse(body);
-    expect(parsed.success, `${url}: ${parsed.error?.message}`).toBe(true);
-  }
-  return { status: r.statusCode, headers: r.headers, body };
-}
-
-/** Expects a 400 Error body whose message matches `pattern`. */
-async function expect400(url: string, pattern: RegExp): Promise<void> {
-  const r = await get(url);
-  expect(r.status, url).toBe(400);
-  expectError(r.body, 400);
-  expect(r.body.error.message, url).toMatch(pattern);
-}
+const { get, expect400 } = checkedRequests(() => app, () => responses);
 
 /** Inserts a listing of `slug`; with `span`, one national span (open when `lastDay` is null). */
 async function listing(

@@ -15,6 +15,7 @@ import { addDays } from '../../src/domain/days.js';
 import { loadEnv } from '../../src/env.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { createResponseValidator, type ResponseValidator } from '../helpers/openapi.js';
+import { checkedRequests } from '../helpers/checked-requests.js';
 import {
   AREA, AREAS, BIN, GROUP_LEVEL, LISTING_CARD, STORE, STORE_DETAIL, STORE_LEVELS, STORE_LISTING, STORE_LISTINGS, expectError, expectShape,
 } from '../helpers/shape.js';
@@ -43,28 +44,7 @@ const atA: { i: number; id: number; price: number; promo: number | null; ratio: 
 /** Store D's deal listings by key. */
 const atD = new Map<string, number>();
 
-/** The zod result schema of an operation (by name). */
-const resultOf = (name: string) => operations.find((o) => o.name === name)!.result;
-
-/** GET through the server; every response is validated against /openapi.json, and a 200 against the operation's zod resource. */
-async function get(url: string, op?: string): Promise<{ status: number; headers: Json; body: any }> {
-  const r = await app.inject({ method: 'GET', url });
-  const body = String(r.headers['content-type'] ?? '').startsWith('application/json') ? r.json() : r.body;
-  expect(responses.errors('GET', url, r.statusCode, body), `GET ${url} → ${r.statusCode} against the OpenAPI document`).toEqual([]);
-  if (op && r.statusCode === 200) {
-    const parsed = resultOf(op).safeParse(body);
-    expect(parsed.success, `${url}: ${parsed.error?.message}`).toBe(true);
-  }
-  return { status: r.statusCode, headers: r.headers, body };
-}
-
-/** Expects a 400 Error body whose message matches `pattern`. */
-async function expect400(url: string, pattern: RegExp): Promise<void> {
-  const r = await get(url);
-  expect(r.status, url).toBe(400);
-  expectError(r.body, 400);
-  expect(r.body.error.message, url).toMatch(pattern);
-}
+const { get, expect400 } = checkedRequests(() => app, () => responses);
 
 /** Expects a 404 Error body naming the store. */
 async function expect404(url: string): Promise<void> {
