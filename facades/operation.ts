@@ -68,6 +68,12 @@ interface OperationBase<N extends string, P extends z.ZodType, R extends z.ZodTy
   contentType?: 'application/json' | 'text/plain; charset=utf-8';
   /** Documented, but not exposed as an MCP tool (healthz; suggest, which api-spec leaves out of the tools). */
   internal?: boolean;
+  /**
+   * Set on an operation this service adds beyond api-spec (the contract's shapes stay unchanged):
+   * the issue that asked for it, e.g. `'issue 16'`. OpenAPI marks it `x-beyond-contract` and tags
+   * it `beyond-contract`; llms.txt says so beside its line.
+   */
+  beyondContract?: string;
 }
 
 /**

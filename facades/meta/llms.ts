@@ -113,7 +113,7 @@ export function buildLlmsTxt(ops: readonly AnyOperation[], baseUrl: string): str
     '',
     ...ops.map((op) => {
       const params = paramInfo(op).map((p) => (p.in === 'path' ? `{${p.name}}` : p.name));
-      const tool = op.internal ? '' : ' (also an MCP tool)';
+      const tool = (op.internal ? '' : ' (also an MCP tool)') + (op.beyondContract ? ' (beyond the contract)' : '');
       return `- [${op.name}](${baseUrl}/llms-full.txt#${op.name}): ${op.method} ${op.path}${params.length ? ` — params: ${params.join(', ')}` : ''}. ${op.summary}${tool}`;
     }),
     '',
@@ -162,6 +162,7 @@ export function buildLlmsFullTxt(ops: readonly AnyOperation[], baseUrl: string, 
     const params = paramInfo(op);
     out.push(`### ${op.name}`, '', `\`${op.method} ${op.path}\` — ${op.summary}`, '');
     if (op.description) out.push(op.description, '');
+    if (op.beyondContract) out.push(`Beyond the contract: an addition of this service (${op.beyondContract}); the contract's resources are unchanged.`, '');
     if (params.length) {
       out.push('| Parameter | In | Type | Required | Rules | Notes |', '|---|---|---|---|---|---|');
       for (const p of params) {

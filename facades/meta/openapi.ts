@@ -121,7 +121,8 @@ function pathOperation(op: AnyOperation, schemas: Record<string, JsonSchema>): J
     operationId: op.name,
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
-    tags: [tagOf(op.path)],
+    tags: op.beyondContract ? [tagOf(op.path), 'beyond-contract'] : [tagOf(op.path)],
+    ...(op.beyondContract ? { 'x-beyond-contract': op.beyondContract } : {}),
     parameters: params.map((p) => ({
       name: p.name,
       in: p.in,
