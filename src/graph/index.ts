@@ -18,6 +18,7 @@ import './food-index.js';
 import './basket.js';
 import './compare.js';
 import './deals.js';
+import './views.js';
 
 /** The executable schema of the read API. */
 export const schema = builder.toSchema();

@@ -436,3 +436,20 @@ describe('with the views built', () => {
     }
   });
 });
+
+describe('derivedViews (GraphQL only): how fresh each view is', () => {
+  it('lists each view_run row by name with its data version, build time and duration; empty before the first build', async () => {
+    await db.pool.query('DELETE FROM view_run');
+    expect((await gql('{ derivedViews { name } }')).data).toEqual({ derivedViews: [] });
+    await db.pool.query(
+      `INSERT INTO view_run (name, data_version, built_at, seconds) VALUES
+         ('stores', 'v-stores', '2026-11-27T01:02:03Z', 1.5), ('deals', 'v-deals', '2026-11-27T01:02:04Z', 0.25)`,
+    );
+    const r = await gql('{ derivedViews { name dataVersion builtAt seconds } }');
+    expect(r.errors).toBeUndefined();
+    expect(r.data.derivedViews).toEqual([
+      { name: 'deals', dataVersion: 'v-deals', builtAt: '2026-11-27T01:02:04.000Z', seconds: 0.25 },
+      { name: 'stores', dataVersion: 'v-stores', builtAt: '2026-11-27T01:02:03.000Z', seconds: 1.5 },
+    ]);
+  });
+});
