@@ -104,3 +104,16 @@ export function parseSize(text: string | null | undefined): ParsedSize | null {
 export function totalQty(size: ParsedSize): number {
   return clean(size.qty * size.packCount);
 }
+
+/**
+ * Sheets in a pack when the size text counts them ("224 sheets", "3 x 90 sheets", "80ss"), else
+ * null. Kept apart from {@link parseSize}, whose unit enumeration (g, ml, each, m) has no sheets:
+ * only the per-100-sheets unit price (src/domain/unit-price.ts) reads it.
+ */
+export function sheetCount(text: string | null | undefined): number | null {
+  if (!text) return null;
+  const m = text.toLowerCase().trim().match(/^(?:(\d+) ?(?:x|×|\*) ?)?(\d+) ?(?:sheets?|ss)$/);
+  if (!m) return null;
+  const n = Number(m[2]) * (m[1] ? Number(m[1]) : 1);
+  return n > 0 ? n : null;
+}
