@@ -12,6 +12,7 @@
 import type { GetPromptResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MAX_ID, type AnyOperation } from '../operation.js';
+import checkSpecial from '../operations/check_special.js';
 import getListing from '../operations/get_listing.js';
 import getListingHistory from '../operations/get_listing_history.js';
 import getProduct from '../operations/get_product.js';
@@ -20,6 +21,7 @@ import getProductSpread from '../operations/get_product_spread.js';
 import getProductStores from '../operations/get_product_stores.js';
 import listStores from '../operations/list_stores.js';
 import lookupGtin from '../operations/lookup_gtin.js';
+import planShoppingList from '../operations/plan_shopping_list.js';
 import searchProducts from '../operations/search_products.js';
 
 /** Most items one compare_basket may name. */
@@ -107,7 +109,7 @@ export function promptDefinitions(ops: readonly AnyOperation[]): PromptDefinitio
       return found;
     });
 
-  const [search, productStores, stores] = tools('compare_basket', searchProducts, getProductStores, listStores);
+  const [search, productStores, stores, plan] = tools('compare_basket', searchProducts, getProductStores, listStores, planShoppingList);
   const compareBasket: PromptDefinition = {
     name: 'compare_basket',
     title: 'Compare a basket across chains',
@@ -124,7 +126,7 @@ export function promptDefinitions(ops: readonly AnyOperation[]): PromptDefinitio
         .optional()
         .describe('Optional region (regional council as list_stores returns it in `area`, e.g. "Canterbury"); without it (or blank), national prices.'),
     }),
-    tools: [search, productStores, stores],
+    tools: [search, productStores, stores, plan],
     render: ({ items = '', area: region }) => {
       const list = basketItems(items);
       const area = region === '' ? undefined : region;
@@ -137,13 +139,14 @@ export function promptDefinitions(ops: readonly AnyOperation[]): PromptDefinitio
         area
           ? `3. Call ${t(stores)} with \`area\` "${area}" to see which chains have stores there (store \`id\`, \`retailer\`, \`town\`). For the chosen products, ${t(productStores)} with \`id\` = \`product_id\` gives every store's current price (cheapest first); keep the stores of ${area} and use their prices instead of the national ones where a chain's store prices the item.`
           : `3. Where store prices matter, ${t(productStores)} with \`id\` = \`product_id\` gives every store's current price (cheapest first).`,
-        "4. Total the basket per chain over the items every chain prices; list the items a chain lacks next to its total instead of dropping the chain. Compare sizes: when sizes differ, compare per kg/L or per unit and say so.",
-        '5. Answer with a table (item × chain, plus totals), the cheapest chain, and the specials that make the difference.',
+        `4. For the cheapest store (not only chain), call ${t(plan)} with \`items\` = the chosen \`product_id\`s as \`p<id>\` tokens (\`x<qty>\` for quantities), plus \`lat\`, \`lng\` and \`radius_km\` when the shopper gave a place: it answers the cheapest single stores and two-store splits from each store's current prices, with what each lacks.`,
+        "5. Total the basket per chain over the items every chain prices; list the items a chain lacks next to its total instead of dropping the chain. Compare sizes: when sizes differ, compare per kg/L or per unit and say so.",
+        '6. Answer with a table (item × chain, plus totals), the cheapest chain (and store, when step 4 found one), and the specials that make the difference.',
       ]);
     },
   };
 
-  const [listing, listingHistory, product, productHistory] = tools('is_special_real', getListing, getListingHistory, getProduct, getProductHistory);
+  const [check, listing, listingHistory, product, productHistory] = tools('is_special_real', checkSpecial, getListing, getListingHistory, getProduct, getProductHistory);
   const isSpecialReal: PromptDefinition = {
     name: 'is_special_real',
     title: 'Is this special real?',
@@ -158,7 +161,7 @@ export function promptDefinitions(ops: readonly AnyOperation[]): PromptDefinitio
         .optional()
         .describe('What id names: "listing" (default) or "product" (every chain\'s listing linked to it).'),
     }),
-    tools: [listing, listingHistory, product, productHistory],
+    tools: [check, listing, listingHistory, product, productHistory],
     render: ({ id = '', kind }) => {
       const asProduct = kind === 'product';
       const lookup = asProduct
@@ -173,14 +176,15 @@ export function promptDefinitions(ops: readonly AnyOperation[]): PromptDefinitio
       return userMessage(`Is the special on ${asProduct ? 'product' : 'listing'} ${id} real?`, [
         `Is the current special on ${asProduct ? 'product' : 'listing'} ${id} a real saving? Use this server's tools. ${MONEY}`,
         ...lookup,
-        `3. Read the history. ${HISTORY_READING}`,
-        '4. Over the last 365 days, weighting each span by its days: the regular price is the shelf price (`price`) it sat at most days; also take the lowest price actually paid (`promo` when kind is 1 or 4, else `price`). Then check:',
+        `3. Call ${t(check)} with \`id\` = ${asProduct ? 'each promoted listing\'s `id`' : id}: the service's own check of each current deal against the 90 days before it started (\`verdict\`, \`usual_price\`, \`lowest_price\`, \`shelf_rise\`, \`days_observed\`). Use it as the starting point; when its verdict is \`insufficient_history\`, say so and judge from the longer history below.`,
+        `4. Read the history. ${HISTORY_READING}`,
+        '5. Over the last 365 days, weighting each span by its days: the regular price is the shelf price (`price`) it sat at most days; also take the lowest price actually paid (`promo` when kind is 1 or 4, else `price`). Then check:',
         '   - the promo price against the regular price and against that year low;',
         '   - whether `price` was raised in the ~6 weeks before this promotion started, above where it stood earlier (an inflated "was" price);',
         '   - how often it is on promotion: on promotion most days means the promo price is its normal price;',
         '   - kind 2 needs a loyalty card; a multibuy (kind 3) saves only per unit (`multibuy_price` / `multibuy_qty`) when that many are bought.',
-        '5. If there is no current promotion, say so and give the regular price and the last promotion seen.',
-        '6. Verdict: "real", "modest" or "not real", with the figures behind it (regular price, promo price, saving in $ and %, year low, any price rise before the promotion, share of days on promotion).',
+        '6. If there is no current promotion, say so and give the regular price and the last promotion seen.',
+        '7. Verdict: "real", "modest" or "not real", with the figures behind it (regular price, promo price, saving in $ and %, year low, any price rise before the promotion, share of days on promotion).',
       ]);
     },
   };

@@ -17,7 +17,8 @@ export const DealKindEnum = builder.enumType('DealKind', {
   values: DEAL_KINDS,
 });
 
-const DealRef = builder.objectRef<ListingDeal>('Deal').implement({
+/** The Deal type (a listing's row in the deals view); src/graph/special-check.ts adds its `check` field. */
+export const DealRef = builder.objectRef<ListingDeal>('Deal').implement({
   description: "A listing's current promotion of one kind, with its saving (the deals view, recomputed at most every ten minutes).",
   fields: (t) => ({
     kind: t.field({ type: DealKindEnum, resolve: (d) => d.kind }),

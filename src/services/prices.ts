@@ -79,12 +79,21 @@ export async function currentNationalSpans(pool: pg.Pool, listingIds: readonly n
   return new Map(rows.map((r) => [r.listing_id, r]));
 }
 
+/**
+ * A store `st` that has current prices: active and collected. A national-only chain
+ * (retailer.national_only) has no store prices at all (ingest refuses store rows for it), so it is
+ * priced at no store under this rule. Shared by every store-price read (also those of the
+ * store_listing view, src/services/shopping-list.ts).
+ */
+export const CURRENT_STORE = 'st.active AND st.last_day IS NOT NULL';
+
 /** Open spans at active stores that have been collected: "stores pricing it today". */
 /**
  * A store span `sp` at store `st` is a current store price: open (the listing was in the store's
- * latest collection) at an active store that has been collected. Shared by every store-price read.
+ * latest collection) at an active store that has been collected ({@link CURRENT_STORE}). Shared by
+ * every store-price read.
  */
-export const CURRENT_STORE_SPAN = 'sp.last_day IS NULL AND st.active AND st.last_day IS NOT NULL';
+export const CURRENT_STORE_SPAN = `sp.last_day IS NULL AND ${CURRENT_STORE}`;
 
 const OPEN_AT_ACTIVE_STORE = `FROM store_price_span sp JOIN store st ON st.id = sp.store_id
   WHERE sp.listing_id = ANY($1::int[]) AND ${CURRENT_STORE_SPAN}`;

@@ -69,7 +69,7 @@ async function snapshot() {
   return {
     days: await q('SELECT store_id, day::text, level::text, n_items FROM store_level_day ORDER BY 1, 2'),
     panels: await q('SELECT store_id, day::text, level::text, n_items, groups::text, spread, listings_priced, club, sale, multibuy FROM store_level ORDER BY 1'),
-    listings: await q('SELECT store_id, listing_id, day::text, price, promo_price, promo_kind, median, ratio::text FROM store_listing ORDER BY 1, 2'),
+    listings: await q('SELECT store_id, listing_id, day::text, price, promo_price, promo_kind, median, ratio::text, multibuy_qty, multibuy_price FROM store_listing ORDER BY 1, 2'),
     areas: await q('SELECT scope, key, label, ord, level::text, stores, chains, towns FROM area_level ORDER BY 1, 2'),
   };
 }
@@ -318,8 +318,12 @@ describe('store panel: listings, spread and promotion counts', () => {
     await sspan(e, s, D(18), null, 500, [400, 3]);
     const f = await l('F'); // clearance: not counted
     await sspan(f, s, D(18), null, 500, [100, 4]);
+    // Multibuy terms: kept for the multibuy (2 for 800), not for a promotion of another kind.
+    await db.pool.query('UPDATE store_price_span SET multibuy_qty = 2, multibuy_price = 800 WHERE listing_id = ANY($1::int[])', [[e, f]]);
     await build();
     expect(await panel(s)).toMatchObject({ club: 2, sale: 1, multibuy: 1, listings_priced: 6 });
+    const terms = (await db.pool.query('SELECT listing_id, multibuy_qty, multibuy_price FROM store_listing WHERE store_id = $1 AND multibuy_qty IS NOT NULL', [s])).rows;
+    expect(terms).toEqual([{ listing_id: e, multibuy_qty: 2, multibuy_price: 800 }]);
     const promo = (await db.pool.query('SELECT listing_id, promo_price, promo_kind FROM store_listing WHERE store_id = $1 ORDER BY listing_id', [s])).rows;
     expect(promo).toEqual([
       { listing_id: a, promo_price: 450, promo_kind: 2 },

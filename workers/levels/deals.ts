@@ -15,9 +15,19 @@
  *
  * Diff-written: rows no longer current are deleted, new or changed rows are written, equal rows
  * are left alone, so a rebuild with nothing changed writes nothing and leaves identical rows.
+ *
+ * **Special checks** (issue 16 item 6, beyond the contract): in the same build, every deal is
+ * checked against its listing's national history (src/domain/special-check.ts `checkSpecial`:
+ * promo price against the usual and lowest prices of the 90 days before the promotion started, a
+ * shelf-price rise shortly before it, a verdict) and written to `special_check`, one row per deal
+ * row (same key; its foreign key to `deal` cascades deletes). The spans of the deals' listings are
+ * read in one statement (each listing's spans starting on or before D, oldest first: the last is
+ * the deal's span); diff-written like the deals.
  */
 import type pg from 'pg';
 import { DEAL_KINDS, dealOf, type DealKind, type PromoFields } from '../../src/domain/deals.js';
+import { checkSpecial, SPECIAL_VERDICTS, type SpecialVerdict } from '../../src/domain/special-check.js';
+import type { Span } from '../../src/domain/spans.js';
 import { nationalLastDay, spanToSql } from '../../src/services/span-sql.js';
 
 /** What {@link buildDeals} did. */
@@ -30,6 +40,8 @@ export interface DealsReport {
   /** Rows inserted or updated, and deleted. */
   written: number;
   deleted: number;
+  /** The special_check rows (one per deal): by verdict, rows inserted or updated, rows deleted. */
+  checks: { byVerdict: Record<SpecialVerdict, number>; written: number; deleted: number };
   seconds: number;
 }
 
@@ -85,5 +97,68 @@ export async function buildDeals(client: pg.PoolClient): Promise<DealsReport> {
        IS DISTINCT FROM (EXCLUDED.retailer_id, EXCLUDED.day, EXCLUDED.price, EXCLUDED.saving, EXCLUDED.saving_pct)`,
     [rows.kind, rows.listing, rows.retailer, rows.day, rows.price, rows.saving, rows.pct],
   )).rowCount ?? 0;
-  return { deals: rows.kind.length, byKind, rejected, written, deleted, seconds: (performance.now() - t0) / 1000 };
+  const checks = await writeChecks(client, rows.kind as DealKind[], rows.listing);
+  return { deals: rows.kind.length, byKind, rejected, written, deleted, checks, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** special_check columns, in insert order, with their SQL array types. */
+const CHECK_COLUMNS = [
+  ['kind', 'text'], ['listing_id', 'int'], ['promo_price', 'float8'], ['shelf_price', 'int'], ['promo_since', 'date'],
+  ['window_from', 'date'], ['window_to', 'date'], ['days_observed', 'int'], ['promo_days', 'int'], ['usual_price', 'int'],
+  ['lowest_price', 'int'], ['lowest_shelf_price', 'int'], ['rise_from', 'int'], ['rise_to', 'int'], ['rise_day', 'date'],
+  ['saving_vs_usual', 'float8'], ['verdict', 'text'],
+] as const;
+
+/**
+ * Checks each deal (kinds[i], listings[i], both as written to `deal`) against its listing's
+ * national spans and diff-writes `special_check` (module comment).
+ * @throws Error when a deal's spans give no check (the deal and its span disagree: a bug), and the
+ *   database's errors.
+ */
+async function writeChecks(client: pg.PoolClient, kinds: DealKind[], listings: number[]): Promise<DealsReport['checks']> {
+  const r = await client.query<Span & { listing_id: number; scope_last_day: string | null }>(
+    `SELECT s.listing_id, s.first_day::text AS first_day, s.last_day::text AS last_day, s.price, s.promo_price, s.promo_kind,
+            s.multibuy_qty, s.multibuy_price, r.last_national_day::text AS scope_last_day
+       FROM national_price_span s JOIN listing l ON l.id = s.listing_id JOIN retailer r ON r.id = l.retailer_id
+      WHERE s.listing_id = ANY($1::int[]) AND s.first_day <= r.last_national_day
+      ORDER BY s.listing_id, s.first_day, s.id`,
+    [listings],
+  );
+  const spans = new Map<number, { spans: Span[]; last: string | null }>();
+  for (const row of r.rows) {
+    const { listing_id, scope_last_day, ...span } = row;
+    const e = spans.get(listing_id) ?? { spans: [], last: scope_last_day };
+    e.spans.push(span);
+    spans.set(listing_id, e);
+  }
+  const byVerdict = Object.fromEntries(SPECIAL_VERDICTS.map((v) => [v, 0])) as Record<SpecialVerdict, number>;
+  const cols: unknown[][] = CHECK_COLUMNS.map(() => []);
+  kinds.forEach((kind, i) => {
+    const listing = listings[i];
+    const e = spans.get(listing);
+    const c = e ? checkSpecial(e.spans, e.last) : null;
+    if (!c || c.kind !== kind) throw new Error(`special check: listing ${listing}'s latest span is not its ${kind} deal`);
+    byVerdict[c.verdict]++;
+    [
+      kind, listing, c.promoPrice, c.shelfPrice, c.promoSince, c.windowFrom, c.windowTo, c.daysObserved, c.promoDays, c.usualPrice,
+      c.lowestPrice, c.lowestShelfPrice, c.shelfRise?.from ?? null, c.shelfRise?.to ?? null, c.shelfRise?.day ?? null,
+      c.savingVsUsual, c.verdict,
+    ].forEach((v, j) => cols[j].push(v));
+  });
+  const deleted = (await client.query(
+    `DELETE FROM special_check c USING (
+       SELECT kind, listing_id FROM special_check EXCEPT SELECT * FROM unnest($1::text[], $2::int[])
+     ) x WHERE c.kind = x.kind AND c.listing_id = x.listing_id`,
+    [kinds, listings],
+  )).rowCount ?? 0;
+  const names = CHECK_COLUMNS.map(([n]) => n);
+  const rest = names.slice(2);
+  const written = (await client.query(
+    `INSERT INTO special_check (${names.join(', ')})
+     SELECT * FROM unnest(${CHECK_COLUMNS.map(([, t], j) => `$${j + 1}::${t}[]`).join(', ')})
+     ON CONFLICT (kind, listing_id) DO UPDATE SET ${rest.map((n) => `${n} = EXCLUDED.${n}`).join(', ')}
+     WHERE (${rest.map((n) => `special_check.${n}`).join(', ')}) IS DISTINCT FROM (${rest.map((n) => `EXCLUDED.${n}`).join(', ')})`,
+    cols,
+  )).rowCount ?? 0;
+  return { byVerdict, written, deleted };
 }

@@ -1,11 +1,12 @@
 /**
  * The store and area views of the derived-views worker (issue 16 items 1, 2 and 4): store_level_day
  * (get_store_levels), store_level (list_stores' level and counts, get_store's groups, spread and
- * listings_priced), store_listing (get_store_listings, get_store's dearer, cheaper and deals) and
- * area_level (list_areas). The rules are src/domain/store-levels.ts (pure; the level arithmetic is
- * src/domain/levels.ts); this module reads their inputs and writes their outputs, inside the
- * transaction the orchestrator (workers/levels/run.ts) opened, which should be REPEATABLE READ or
- * stricter so that every statement sees the same snapshot.
+ * listings_priced), store_listing (get_store_listings, get_store's dearer, cheaper and deals,
+ * plan_shopping_list's store prices) and area_level (list_areas). The rules are
+ * src/domain/store-levels.ts (pure; the level arithmetic is src/domain/levels.ts); this module
+ * reads their inputs and writes their outputs, inside the transaction the orchestrator
+ * (workers/levels/run.ts) opened, which should be REPEATABLE READ or stricter so that every
+ * statement sees the same snapshot.
  *
  * **Inputs.** The active basket items of observable groups (basket_item, basket_group; weights are
  * shares); basket_match rows with [valid_from, valid_to) intervals (a listing belongs to an item
@@ -30,11 +31,12 @@
  * the listing at the store, when its end (open-span rule) is within the last 7 days of the store's
  * collections (store.last_day − 6 … store.last_day) — written to **store_listing** with `median` =
  * the national span price of the listing in force on that end day (no row when there is none, or
- * a price is 0), `ratio` = price ÷ median, the span's promotion, and `day` = the first day this
- * price and this median have both held (the later of the two spans' first days: the store span in
- * force on `day` is the latest one). `day` is the start of the stretch, not its end, so that an
- * unchanged price is not rewritten every day (an open span's end moves with every collection). From
- * those rows: level and n_items (the listings whose match is in force on store.last_day — the
+ * a price is 0), `ratio` = price ÷ median, the span's promotion (kind, promo price, and a
+ * multibuy's terms: multibuy_qty and multibuy_price, NULL for any other kind), and `day` = the
+ * first day this price and this median have both held (the later of the two spans' first days:
+ * the store span in force on `day` is the latest one). `day` is the start of the stretch, not its
+ * end, so that an unchanged price is not rewritten every day (an open span's end moves with every
+ * collection). From those rows: level and n_items (the listings whose match is in force on store.last_day — the
  * store's current basket — `pricedItems` / `storeLevel`), groups (`groupLevels` over the
  * observable groups in id order), spread (the 22-bucket histogram of price ÷ median over every
  * row, not only basket listings; `spreadBucketSql`) and listings_priced (the rows). club / sale / multibuy: the store's listings with a store span of
@@ -143,6 +145,13 @@ const TEMP = ['sv_item', 'sv_win', 'sv_day', 'sv_ps', 'sv_natchg', 'sv_w7', 'sv_
 const STORE_SPAN_TO = spanToSql('sp', storeLastDay('st'));
 /** SQL of a national span's last priced day (open-span rule), for span alias `ns`, retailer alias `r`. */
 const NATIONAL_SPAN_TO = spanToSql('ns', nationalLastDay('r'));
+/**
+ * SQL of a store span's multibuy terms as store_listing keeps them, for span alias `sp`: its
+ * multibuy_qty and multibuy_price on a multibuy (promo_kind 3), else both NULL (migration
+ * 20261129000200_shopping_list backfilled the rows written before the columns existed the same way).
+ */
+const MULTIBUY_TERMS = `CASE WHEN sp.promo_kind = 3 THEN sp.multibuy_qty END AS multibuy_qty,
+  CASE WHEN sp.promo_kind = 3 THEN sp.multibuy_price END AS multibuy_price`;
 
 /**
  * Builds store_level_day, store_level, store_listing and area_level (module comment) in the
@@ -553,7 +562,7 @@ async function storeListings(client: pg.PoolClient, listings: TableWrites): Prom
   await client.query(`CREATE TEMP TABLE sv_w7 ON COMMIT DROP AS
     SELECT * FROM (
       SELECT sp.store_id, sp.listing_id, sp.id, sp.first_day, sp.last_day, ${STORE_SPAN_TO} AS to_day, sp.price, sp.promo_price,
-        sp.promo_kind, p.prev_day,
+        sp.promo_kind, ${MULTIBUY_TERMS}, p.prev_day,
         ${STORE_SPAN_TO} >= st.last_day - ${w} AS in_window,
         p.prev_day IS NOT NULL AND (sp.first_day > p.prev_day OR sp.last_day >= p.prev_day
           OR sp.last_day BETWEEN p.prev_day - ${w} AND st.last_day - ${w + 1}
@@ -578,15 +587,15 @@ async function storeListings(client: pg.PoolClient, listings: TableWrites): Prom
   await client.query(`SELECT set_config('enable_memoize', 'off', true)`);
   await client.query(`CREATE TEMP TABLE sv_listing ON COMMIT DROP AS
     SELECT x.store_id, x.listing_id, greatest(x.first_day, ns.first_day) AS day, x.price, x.promo_price, x.promo_kind, ns.price AS median,
-      x.price::float8 / ns.price AS ratio
+      x.price::float8 / ns.price AS ratio, x.multibuy_qty, x.multibuy_price
     FROM (
-      (SELECT DISTINCT ON (store_id, listing_id) store_id, listing_id, first_day, to_day, price, promo_price, promo_kind
+      (SELECT DISTINCT ON (store_id, listing_id) store_id, listing_id, first_day, to_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price
        FROM sv_w7 WHERE prev_day IS NULL ORDER BY store_id, listing_id, first_day DESC, id DESC)
       UNION ALL
-      SELECT k.store_id, k.listing_id, y.first_day, y.to_day, y.price, y.promo_price, y.promo_kind
+      SELECT k.store_id, k.listing_id, y.first_day, y.to_day, y.price, y.promo_price, y.promo_kind, y.multibuy_qty, y.multibuy_price
       FROM sv_cand k JOIN store st ON st.id = k.store_id
       CROSS JOIN LATERAL (
-        SELECT sp.first_day, ${STORE_SPAN_TO} AS to_day, sp.price, sp.promo_price, sp.promo_kind FROM store_price_span sp
+        SELECT sp.first_day, ${STORE_SPAN_TO} AS to_day, sp.price, sp.promo_price, sp.promo_kind, ${MULTIBUY_TERMS} FROM store_price_span sp
         WHERE sp.listing_id = k.listing_id AND sp.store_id = k.store_id AND sp.first_day <= st.last_day
         ORDER BY sp.first_day DESC LIMIT 1
       ) y
@@ -609,15 +618,18 @@ async function storeListings(client: pg.PoolClient, listings: TableWrites): Prom
   )).rowCount ?? 0;
   // Only rows that differ are offered to the upsert (a join, not one index probe per row).
   listings.written += (await client.query(
-    `INSERT INTO store_listing (store_id, listing_id, day, price, promo_price, promo_kind, median, ratio)
-     SELECT n.store_id, n.listing_id, n.day, n.price, n.promo_price, n.promo_kind, n.median, n.ratio
+    `INSERT INTO store_listing (store_id, listing_id, day, price, promo_price, promo_kind, median, ratio, multibuy_qty, multibuy_price)
+     SELECT n.store_id, n.listing_id, n.day, n.price, n.promo_price, n.promo_kind, n.median, n.ratio, n.multibuy_qty, n.multibuy_price
      FROM sv_listing n LEFT JOIN store_listing o ON o.store_id = n.store_id AND o.listing_id = n.listing_id
-     WHERE o.store_id IS NULL OR (o.day, o.price, o.promo_price, o.promo_kind, o.median, o.ratio)
-       IS DISTINCT FROM (n.day, n.price, n.promo_price, n.promo_kind, n.median, n.ratio)
+     WHERE o.store_id IS NULL OR (o.day, o.price, o.promo_price, o.promo_kind, o.median, o.ratio, o.multibuy_qty, o.multibuy_price)
+       IS DISTINCT FROM (n.day, n.price, n.promo_price, n.promo_kind, n.median, n.ratio, n.multibuy_qty, n.multibuy_price)
      ON CONFLICT (store_id, listing_id) DO UPDATE SET day = EXCLUDED.day, price = EXCLUDED.price, promo_price = EXCLUDED.promo_price,
-       promo_kind = EXCLUDED.promo_kind, median = EXCLUDED.median, ratio = EXCLUDED.ratio
-     WHERE (store_listing.day, store_listing.price, store_listing.promo_price, store_listing.promo_kind, store_listing.median, store_listing.ratio)
-       IS DISTINCT FROM (EXCLUDED.day, EXCLUDED.price, EXCLUDED.promo_price, EXCLUDED.promo_kind, EXCLUDED.median, EXCLUDED.ratio)`,
+       promo_kind = EXCLUDED.promo_kind, median = EXCLUDED.median, ratio = EXCLUDED.ratio,
+       multibuy_qty = EXCLUDED.multibuy_qty, multibuy_price = EXCLUDED.multibuy_price
+     WHERE (store_listing.day, store_listing.price, store_listing.promo_price, store_listing.promo_kind, store_listing.median, store_listing.ratio,
+            store_listing.multibuy_qty, store_listing.multibuy_price)
+       IS DISTINCT FROM (EXCLUDED.day, EXCLUDED.price, EXCLUDED.promo_price, EXCLUDED.promo_kind, EXCLUDED.median, EXCLUDED.ratio,
+            EXCLUDED.multibuy_qty, EXCLUDED.multibuy_price)`,
   )).rowCount ?? 0;
 }
 

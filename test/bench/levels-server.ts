@@ -1,0 +1,75 @@
+/**
+ * HTTP servers for the levels bench (test/bench/levels.ts), each run in a child process of its own
+ * so that the bench's client and the server under test do not share an event loop:
+ *
+ * - `app <database url>`: the real server (facades/server.ts createServer) over the bench's scratch
+ *   database (already migrated: no migration, no import), logging off, the per-IP budget raised out
+ *   of the way (one client sends every request of the bench).
+ * - `bare`: the anchor, a bare `node:http` server answering `GET /bytes/<n>` with a JSON body of
+ *   exactly n bytes (built once per size) and the same kind of headers as the API (JSON content
+ *   type, Cache-Control, CORS), keep-alive as Node's default.
+ *
+ * Each prints one line `{"port": N}` on stdout once it listens on 127.0.0.1 (a free port), and
+ * stops on SIGTERM or when its parent goes away (stdin closes).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const [mode, url] = process.argv.slice(2);
+
+function announce(port: number): void {
+  process.stdout.write(`${JSON.stringify({ port })}\n`);
+}
+
+/** Ends this process when the parent closes our stdin (it exited or killed us without a signal reaching us). */
+function exitWithParent(stop: () => Promise<void>): void {
+  const done = () => void stop().finally(() => process.exit(0));
+  process.stdin.on('end', done);
+  process.stdin.on('error', done);
+  process.stdin.resume();
+  process.once('SIGTERM', done);
+  process.once('SIGINT', done);
+}
+
+if (mode === 'bare') {
+  const bodies = new Map<number, Buffer>();
+  const body = (n: number) => {
+    let b = bodies.get(n);
+    if (!b) {
+      const pad = Math.max(0, n - '{"pad":""}'.length);
+      b = Buffer.from(`{"pad":"${'x'.repeat(pad)}"}`);
+      bodies.set(n, b);
+    }
+    return b;
+  };
+  const server = http.createServer((req, res) => {
+    const m = /^\/bytes\/(\d{1,9})$/.exec(req.url ?? '');
+    const b = body(m ? Number(m[1]) : 2);
+    res.writeHead(m ? 200 : 404, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': b.length,
+      'cache-control': 'public, max-age=300',
+      'access-control-allow-origin': '*',
+    });
+    res.end(b);
+  });
+  server.keepAliveTimeout = 72_000;
+  server.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
+  exitWithParent(() => new Promise((resolve) => server.close(() => resolve())));
+} else if (mode === 'app' && url) {
+  const { openDatabase } = await import('../../src/db/database.js');
+  const { loadEnv } = await import('../../src/env.js');
+  const { createServer } = await import('../../facades/server.js');
+  const db = await openDatabase({ databaseUrl: url, embeddedDir: '', embeddedPort: 0, migrate: false });
+  const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'production' });
+  const app = await createServer({ db, env, rateLimit: { perMinute: 1e9, perDay: 1e9 } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  announce((app.server.address() as AddressInfo).port);
+  exitWithParent(async () => {
+    await app.close();
+    await db.close();
+  });
+} else {
+  console.error('usage: levels-server.ts bare | app <database url>');
+  process.exit(2);
+}
