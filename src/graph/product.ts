@@ -129,7 +129,7 @@ builder.prismaObject('Product', {
     genericKindLabel: t.string({ nullable: true, description: 'Label of the kind.', select: GENERIC_SELECT, resolve: (p) => p.generic?.kind.label ?? null }),
     shelfSlug: t.string({
       nullable: true,
-      description: 'The most specific shelf its kind is on (null until shelves exist).',
+      description: 'Slug of the leaf shelf its kind is on (src/domain/shelves.ts; null without a kind); see also `shelf`.',
       select: GENERIC_SELECT,
       resolve: (p) => p.generic?.kind.shelfSlug ?? null,
     }),

@@ -92,3 +92,105 @@ describe('search on the real catalogue', () => {
     expect(s).toContainEqual(expect.objectContaining({ kind: 'brand', label: 'anchor' }));
   });
 });
+
+describe('browse_retailer on the real Woolworths catalogue (issue 17 item 4)', () => {
+  type Real = { id: number; name: string; path: string[]; search_name: string };
+  let real: Real[] = [];
+  /** Code-point order (PostgreSQL's "C" collation). */
+  const cmp = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  /** Brute force over the real rows: child counts (biggest first, then label), total, page order. */
+  const brute = (path: string[], words: string[] = []) => {
+    const under = real.filter((r) => path.every((l, i) => r.path[i] === l) && words.every((w) => r.search_name.includes(w)));
+    const counts = new Map<string, number>();
+    for (const r of under) if (r.path.length > path.length) counts.set(r.path[path.length], (counts.get(r.path[path.length]) ?? 0) + 1);
+    return {
+      total: under.length,
+      categories: [...counts].map(([label, listings]) => ({ label, listings })).sort((a, b) => b.listings - a.listings || cmp(a.label, b.label)),
+      ids: [...under].sort((a, b) => cmp(a.name.toLowerCase(), b.name.toLowerCase()) || a.id - b.id).map((r) => r.id),
+    };
+  };
+  const browse = async (path: string[], extra = '') => {
+    const r = await get(`/api/v1/retailers/woolworths/browse?${path.map((l) => `c=${encodeURIComponent(l)}&`).join('')}limit=120${extra}`);
+    expect(r.status, JSON.stringify(path)).toBe(200);
+    return r.body as { total: number; categories: { label: string; listings: number }[]; listings: { id: number }[]; path: string[] };
+  };
+
+  beforeAll(async () => {
+    const { buildRetailerCategories } = await import('../../workers/levels/categories.js');
+    const { inTransaction } = await import('../../src/db/transaction.js');
+    await inTransaction(db.pool, (client) => buildRetailerCategories(client));
+    const { rows } = await db.pool.query<Real>(
+      `SELECT l.id, l.name, l.category_path AS path, l.search_name FROM listing l JOIN retailer r ON r.id = l.retailer_id
+       WHERE r.slug = 'woolworths' AND l.available AND cardinality(l.category_path) > 0`,
+    );
+    real = rows;
+  });
+
+  it('the departments with their counts, and every department walked (labels with & and ,): counts, total and first page = brute force', async () => {
+    expect(real.length).toBeGreaterThan(15_000);
+    const top = await browse([]);
+    const want = brute([]);
+    expect(top.total).toBe(want.total);
+    expect(top.categories).toEqual(want.categories);
+    expect(top.categories.length).toBeGreaterThan(10);
+    expect(top.listings.map((l) => l.id)).toEqual(want.ids.slice(0, 120));
+    expect(top.categories.some((c) => /[&,]/.test(c.label))).toBe(true);
+    for (const { label } of top.categories) {
+      const body = await browse([label]);
+      const dept = brute([label]);
+      expect(body.path).toEqual([label]);
+      expect(body.total, label).toBe(dept.total);
+      expect(body.categories, label).toEqual(dept.categories);
+      expect(body.listings.map((l) => l.id), label).toEqual(dept.ids.slice(0, 120));
+    }
+    expect((await get('/api/v1/retailers/woolworths/browse?c=No%20such%20department')).status).toBe(404);
+  });
+
+  it('q=milk filters the departments and the page', async () => {
+    const body = await browse([], '&q=milk');
+    const want = brute([], ['milk']);
+    expect(want.total).toBeGreaterThan(50);
+    expect(body.total).toBe(want.total);
+    expect(body.categories).toEqual(want.categories);
+    expect(body.listings.map((l) => l.id)).toEqual(want.ids.slice(0, 120));
+  });
+});
+
+describe('shelves on the real catalogue (issue 17 items 3 and 5)', () => {
+  type Page = { total: number; unit: string | null; kinds: { slug: string; products: number }[]; retailers: { slug: string; products: number }[]; products: { name: string; per_unit: number | null; best: { price: number } }[] };
+  let built: { products: number; offers: number; seconds: number };
+
+  beforeAll(async () => {
+    const { buildShelves } = await import('../../workers/levels/shelves.js');
+    const { inTransaction } = await import('../../src/db/transaction.js');
+    built = await inTransaction(db.pool, (client) => buildShelves(client));
+    console.log(`shelves view on the real data: ${built.products} products from ${built.offers} current offers in ${built.seconds.toFixed(2)} s`);
+  }, 120_000);
+
+  it('list_shelves: every department with products; counts equal browse_shelf totals; words resolve', async () => {
+    const list = (await get('/api/v1/shelves')).body as { slug: string; depth: number; products: number }[];
+    const depts = list.filter((s) => s.depth === 1);
+    expect(depts.slice(0, 3).every((d) => d.products > 100)).toBe(true);
+    expect(depts.reduce((n, d) => n + d.products, 0)).toBe(built.products);
+    console.log(`real shelves: ${depts.map((d) => `${d.slug} ${d.products}`).join(', ')}`);
+    for (const s of list.filter((x) => x.depth <= 2)) expect((await get(`/api/v1/shelves/${s.slug}?limit=1`)).body.total, s.slug).toBe(s.products);
+    expect(((await get('/api/v1/shelves?q=Bananas')).body as { slug: string }[]).map((s) => s.slug)).toEqual(['bananas']);
+  });
+
+  it('browse_shelf: milk cheapest per litre, bananas per kg, facets and filters', async () => {
+    const milk = (await get('/api/v1/shelves/fresh-milk?sort=per_unit&limit=10')).body as Page;
+    expect(milk.unit).toBe('l');
+    expect(milk.total).toBeGreaterThan(20);
+    const units = milk.products.map((p) => p.per_unit);
+    expect(units.every((u) => u !== null && u > 50 && u < 1000)).toBe(true);
+    expect([...units].sort((a, b) => a! - b!)).toEqual(units);
+    console.log(`real fresh-milk: ${milk.total} products, cheapest per L: ${milk.products.slice(0, 3).map((p) => `${p.name} ${p.per_unit} c/L`).join('; ')}`);
+    const bananas = (await get('/api/v1/shelves/bananas?sort=per_unit&limit=5')).body as Page;
+    expect(bananas.unit).toBe('kg');
+    expect(bananas.products[0].per_unit).not.toBeNull();
+    const pantry = (await get('/api/v1/shelves/pantry?deals=1&limit=5')).body as Page;
+    expect(pantry.total).toBeGreaterThan(0);
+    for (const k of pantry.kinds.slice(0, 3)) expect((await get(`/api/v1/shelves/pantry?deals=1&kind=${k.slug}&limit=1`)).body.total).toBe(k.products);
+    expect(pantry.retailers.map((r) => r.slug)).toEqual(['woolworths']);
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * The derived-views worker (issue 16): materialises store levels and panels, store listings with
- * the chain median, area levels, chain item prices and levels, and deals, so the API reads rows
+ * the chain median, area levels, chain item prices and levels, and deals (and, issue 17, the
+ * chains' own category trees: workers/levels/categories.ts), so the API reads rows
  * and never aggregates spans per request. Run after each ingest (after the index, whose days the
  * chain levels follow), by node-cron every ten minutes (`VIEWS_CRON`), at start-up and by hand
  * (`npm run worker -- views [--full]`).
@@ -17,12 +18,14 @@ import { dataVersion } from './version.js';
 import { buildStoreViews } from './stores.js';
 import { buildChainViews } from './chains.js';
 import { buildDeals } from './deals.js';
+import { buildRetailerCategories } from './categories.js';
+import { buildShelves, shelvesInputs } from './shelves.js';
 
 /** Key of the transaction-level advisory lock serialising view runs. */
 export const VIEWS_LOCK_KEY = 7_242_016;
 
 /** The views, in build order (areas need store levels). */
-export const VIEW_NAMES = ['stores', 'chains', 'deals'] as const;
+export const VIEW_NAMES = ['stores', 'chains', 'deals', 'categories', 'shelves'] as const;
 
 /** What {@link runViews} did, per view: rebuilt (with the builder's report) or skipped as current. */
 export interface ViewsReport {
@@ -48,9 +51,16 @@ export async function runViews(pool: pg.Pool, opts: { full?: boolean; progress?:
       stores: () => buildStoreViews(client, { full: opts.full, progress: opts.progress }),
       chains: () => buildChainViews(client, { full: opts.full, progress: opts.progress }),
       deals: () => buildDeals(client),
+      categories: () => buildRetailerCategories(client),
+      shelves: () => buildShelves(client),
     };
+    // The shelves view (after stores: it counts the stores pricing a product) also reads links,
+    // generics and availability, which matching and curators change without a collection: its
+    // version mixes in their digest.
+    const shelvesVersion = `${version}+${await shelvesInputs(client)}`;
+    const versionOf = (name: (typeof VIEW_NAMES)[number]) => (name === 'shelves' ? shelvesVersion : version);
     for (const name of VIEW_NAMES) {
-      if (!opts.full && stored.get(name) === version) {
+      if (!opts.full && stored.get(name) === versionOf(name)) {
         views[name] = { built: false, seconds: 0 };
         continue;
       }
@@ -60,7 +70,7 @@ export async function runViews(pool: pg.Pool, opts: { full?: boolean; progress?:
       await client.query(
         `INSERT INTO view_run (name, data_version, built_at, seconds, detail) VALUES ($1, $2, now(), $3, $4)
          ON CONFLICT (name) DO UPDATE SET data_version = EXCLUDED.data_version, built_at = EXCLUDED.built_at, seconds = EXCLUDED.seconds, detail = EXCLUDED.detail`,
-        [name, version, seconds, JSON.stringify({ parts, report })],
+        [name, versionOf(name), seconds, JSON.stringify({ parts, report })],
       );
       views[name] = { built: true, seconds, report };
     }

@@ -6,7 +6,8 @@
  * 1. Each listing's size text is parsed (src/domain/sizes.ts) into `qty` (one item, in `unit`),
  *    `unit` (g, ml, each, m), `pack_count`; `weighable` is set when it is sold per kilogram.
  * 2. Each listing is classified (src/domain/kinds.ts) into a kind, variant and size: its generic.
- *    The curated kinds are written to `kind`, generics to `generic` (one per key), and
+ *    The curated kinds are written to `kind` (with the leaf shelf each sits on, src/domain/shelves.ts
+ *    `shelfOfKind`: `shelf_slug`, `shelf_label`), generics to `generic` (one per key), and
  *    `listing.generic_id` is set.
  * 3. A product's generic is the one most of its listings have (ties: the lowest generic key), or
  *    null when none has one.
@@ -15,6 +16,7 @@
  */
 import type pg from 'pg';
 import { classify, KINDS } from '../../src/domain/kinds.js';
+import { shelfOfKind } from '../../src/domain/shelves.js';
 import { parseSize } from '../../src/domain/sizes.js';
 
 /** What {@link assignGenerics} changed. */
@@ -50,13 +52,16 @@ const BATCH = 5000;
  * comment). @throws the database's error; the caller rolls back.
  */
 export async function assignGenerics(client: pg.PoolClient): Promise<GenericsReport> {
-  // Kinds: the curated list, written when it differs.
+  // Kinds: the curated list with each kind's leaf shelf (every kind sits on exactly one), written when it differs.
+  const shelves = KINDS.map((k) => shelfOfKind(k.slug));
   await client.query(
-    `INSERT INTO kind (slug, label, compare_unit)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
-     ON CONFLICT (slug) DO UPDATE SET label = excluded.label, compare_unit = excluded.compare_unit
-       WHERE (kind.label, kind.compare_unit) IS DISTINCT FROM (excluded.label, excluded.compare_unit)`,
-    [KINDS.map((k) => k.slug), KINDS.map((k) => k.label), KINDS.map((k) => k.compareUnit)],
+    `INSERT INTO kind (slug, label, compare_unit, shelf_slug, shelf_label)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+     ON CONFLICT (slug) DO UPDATE SET label = excluded.label, compare_unit = excluded.compare_unit,
+       shelf_slug = excluded.shelf_slug, shelf_label = excluded.shelf_label
+       WHERE (kind.label, kind.compare_unit, kind.shelf_slug, kind.shelf_label)
+         IS DISTINCT FROM (excluded.label, excluded.compare_unit, excluded.shelf_slug, excluded.shelf_label)`,
+    [KINDS.map((k) => k.slug), KINDS.map((k) => k.label), KINDS.map((k) => k.compareUnit), shelves.map((s) => s?.slug ?? null), shelves.map((s) => s?.label ?? null)],
   );
   const kindIds = new Map(
     (await client.query<{ id: number; slug: string }>('SELECT id, slug FROM kind')).rows.map((r) => [r.slug, r.id]),
