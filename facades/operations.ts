@@ -21,6 +21,9 @@ import path from 'node:path';
 import { Kind, parse, print, type FragmentDefinitionNode } from 'graphql';
 import { ROOT_DIR } from '../src/env.js';
 import type { AnyOperation } from './operation.js';
+import browseRetailer from './operations/browse_retailer.js';
+import checkSpecial from './operations/check_special.js';
+import browseShelf from './operations/browse_shelf.js';
 import compareRetailers from './operations/compare_retailers.js';
 import getBasket from './operations/get_basket.js';
 import getBasketItem from './operations/get_basket_item.js';
@@ -42,9 +45,11 @@ import getStoreListings from './operations/get_store_listings.js';
 import healthz from './operations/healthz.js';
 import listAreas from './operations/list_areas.js';
 import listDeals from './operations/list_deals.js';
+import listShelves from './operations/list_shelves.js';
 import listRetailers from './operations/list_retailers.js';
 import listStores from './operations/list_stores.js';
 import lookupGtin from './operations/lookup_gtin.js';
+import planShoppingList from './operations/plan_shopping_list.js';
 import searchListings from './operations/search_listings.js';
 import searchProducts from './operations/search_products.js';
 import suggest from './operations/suggest.js';
@@ -61,7 +66,11 @@ export const registry = [
   getProductSpread,
   getListing,
   getListingHistory,
+  checkSpecial,
   listRetailers,
+  listShelves,
+  browseShelf,
+  browseRetailer,
   compareRetailers,
   getRetailerLevels,
   listStores,
@@ -70,6 +79,7 @@ export const registry = [
   getStoreLevels,
   listAreas,
   listDeals,
+  planShoppingList,
   getIndexLatest,
   getIndexDaily,
   getIndexGroups,

@@ -8,6 +8,9 @@
 import { z } from 'zod';
 import { ExportManifest as ExportManifestSchema } from '../src/services/exports.js';
 import { DEAL_KINDS } from '../src/services/deals.js';
+import { SPECIAL_VERDICTS } from '../src/domain/special-check.js';
+import { SHELF_COMPARE_UNITS } from '../src/domain/unit-price.js';
+import { SHELF_SORTS } from '../src/services/shelves.js';
 
 /** Names a schema for the generated documents (its `id` becomes the component name). */
 function named<T extends z.ZodType>(id: string, description: string, schema: T): T {
@@ -740,8 +743,233 @@ export const Deals = named(
   }),
 );
 
+/** api-spec CategoryNode: a child category of a chain's own tree (browse_retailer). */
+export const CategoryNode = named(
+  'CategoryNode',
+  "A child category in a chain's own category tree, with its listing count.",
+  z.object({
+    label: z.string().describe("The chain's label, exactly as it names the category"),
+    listings: z.int().describe('Listings under the node (at or below it); matches when q is set'),
+  }),
+);
+
+/** api-spec RetailerBrowse (browse_retailer). */
+export const RetailerBrowse = named(
+  'RetailerBrowse',
+  "One node of a chain's own category tree: its child categories, the listings at and below it and one page of them.",
+  z.object({
+    retailer: Retailer,
+    path: z.array(z.string()).describe('Category path asked for, outermost first ([] for the top of the tree)'),
+    categories: z.array(CategoryNode).describe('Child categories, biggest first, then label'),
+    total: z.int().describe('Listings at and below the node, matching q'),
+    limit: z.int(),
+    offset: z.int(),
+    listings: z.array(ListingCard).describe('The page: by name (lower-cased, code-point order), then id'),
+    q: z.string().describe('Filter echoed (trimmed); "" when none'),
+  }),
+);
+
+/**
+ * Beyond the contract (issue 16 item 6, check_special): one current promotion of a listing against
+ * its own national history in the 90 days before the promotion started (src/domain/special-check.ts).
+ */
+export const SpecialCheck = named(
+  'SpecialCheck',
+  "A current promotion compared with the listing's own national price history in the 90 days before it started. Cents per unit (per kg when sold by weight).",
+  z.object({
+    kind: z.enum(DEAL_KINDS).describe('special: everyone; member: loyalty card; multibuy: only if the set is taken'),
+    verdict: z
+      .enum(SPECIAL_VERDICTS)
+      .describe(
+        'The first that applies: insufficient_history (under 28 observed days in the window), no_usual_price (on a special every observed day), inflated (the shelf price rose within 30 days before and the promo price is not below the price before the rise), above_usual (not below the usual price), not_lowest (a shopper paid less within the window), genuine',
+      ),
+    promo_price: z.number().describe('Unit price on the promotion, cents (multibuy: set price ÷ set size, may be fractional)'),
+    shelf_price: Cents.describe('Current shelf price, cents'),
+    promo_since: Day.describe('First day of the current unbroken run of this promotion'),
+    window_from: Day.describe('First day of the window: promo_since − 90'),
+    window_to: Day.describe('Last day of the window: promo_since − 1'),
+    days_observed: z.int().describe('Window days with a known price'),
+    promo_days: z.int().describe('Observed window days on a promotion of the same kind'),
+    usual_price: Cents.nullable().describe('Shelf price in force on the most observed window days without a special (ties: the most recent); null when none'),
+    lowest_price: Cents.nullable().describe('Lowest price paid for one unit without a loyalty card in the window (shelf or special price); null when no day was observed'),
+    lowest_shelf_price: Cents.nullable().describe('Lowest shelf price of the window'),
+    shelf_rise: z
+      .object({
+        from: Cents.describe('Shelf price before the rise'),
+        to: Cents.describe('Shelf price on the day the promotion started'),
+        day: Day.describe('First day at the higher price'),
+      })
+      .nullable()
+      .describe('A shelf-price rise within 30 days before promo_since; null when none'),
+    saving_vs_usual: z.number().nullable().describe('usual_price − promo_price, cents (negative: dearer than usual); null without a usual price'),
+  }),
+);
+
+/** Beyond the contract (issue 16 item 6): check_special's body. */
+export const SpecialChecks = named(
+  'SpecialChecks',
+  "A listing's current promotions, each checked against its own price history; empty when it is on no deal.",
+  z.object({
+    listing_id: z.int(),
+    checks: z.array(SpecialCheck).describe('One per current deal kind (special, member, multibuy); [] when none'),
+  }),
+);
+
+/** Beyond api-spec (issue 16 item 7): a store of a ShoppingList. */
+export const ShoppingListStore = named(
+  'ShoppingListStore',
+  'A store of a shopping-list plan (beyond the contract).',
+  z.object({
+    id: z.int().describe('Store id (see get_store)'),
+    retailer: z.string().describe('Retailer slug'),
+    name: z.string(),
+    town: z.string().describe('Nearest urban area, or "Rural <region>"'),
+    lat: z.number(),
+    lng: z.number(),
+    day: Day.describe("The store's last collection day"),
+    distance_km: z.number().nullable().describe('Great-circle distance from lat/lng, km (two decimals); null without lat/lng'),
+  }),
+);
+
+/** Beyond api-spec (issue 16 item 7): one item of a shopping list bought at one store. */
+export const ShoppingLine = named(
+  'ShoppingLine',
+  'One item of a shopping list bought at one store (beyond the contract).',
+  z.object({
+    ref: z.string().describe('The item (ShoppingList items[].ref)'),
+    store_id: z.int().describe('The store it is bought at'),
+    listing_id: z.int().describe("The listing bought: for a product item, its linked listing whose line costs least at the store (then the lower id)"),
+    qty: z.int(),
+    price: Cents.describe('Shelf price of one unit at the store, cents (per kg for a weighable listing)'),
+    cost: Cents.describe('What qty units cost there, cents: the cheapest of shelf price × qty, special × qty, club price × qty (member=true only) and the multibuy (sets at multibuy_price, the rest at the shelf price)'),
+    promo: z.enum(DEAL_KINDS).nullable().describe('The promotion cost uses (special, member: club price, multibuy); null for the shelf price'),
+    since: Day.describe('First day this price has held at the store'),
+  }),
+);
+
+/** Beyond api-spec (issue 16 item 7): the cheapest place for a whole list (plan_shopping_list). */
+export const ShoppingList = named(
+  'ShoppingList',
+  "The cheapest single stores and two-store splits for a shopping list, with what is missing where, from each store's current prices (beyond the contract: issue 16).",
+  z.object({
+    items: z
+      .array(
+        z.object({
+          ref: z.string().describe('p<product id> or l<listing id>: how lines and missing name the item'),
+          product_id: z.int().nullable().describe("The product; for a listing item its linked product (null when unlinked)"),
+          listing_id: z.int().nullable().describe('The listing of a listing item; null for a product item'),
+          name: z.string().describe('Product or listing name'),
+          qty: z.int().describe('Units (kg for a weighable listing); repeats of one item added'),
+        }),
+      )
+      .describe('The list, repeats merged, in first-seen order'),
+    stores_considered: z.int().describe('Stores (of the retailer, within the radius) pricing at least one item'),
+    single: z
+      .array(
+        z.object({
+          store: ShoppingListStore,
+          total: Cents.describe('Σ cost of the lines (the items the store prices), cents'),
+          missing: z.array(z.string()).describe('Refs of the items the store does not price, in list order'),
+          lines: z.array(ShoppingLine).describe('One per item priced, in list order'),
+        }),
+      )
+      .describe('The best stores alone, at most limit: fewest missing items, then lowest total, then nearest, then store id'),
+    split: z
+      .array(
+        z.object({
+          stores: z.array(ShoppingListStore).length(2).describe('The two stores, the better one alone first'),
+          total: Cents.describe('Σ cost of the lines, cents'),
+          saving: Cents.describe('Cents saved over the first store alone on the items it prices (≥ 0)'),
+          missing: z.array(z.string()).describe('Refs of the items priced at neither store, in list order'),
+          lines: z.array(ShoppingLine).describe('One per item bought, in list order, each at the store store_id names (the cheaper one; a tie at the first)'),
+        }),
+      )
+      .describe('The best splits over two stores, at most limit, each item bought where it costs less; only splits beating both their stores alone (fewer missing, or as many and a lower total); fewest missing, then lowest total'),
+  }),
+);
+
+/** api-spec ShelfSummary (list_shelves; browse_shelf shelf, crumbs, children). */
+export const ShelfSummary = named(
+  'ShelfSummary',
+  'A shelf of the curated directory with its product count.',
+  z.object({
+    slug: z.string(),
+    label: z.string(),
+    depth: z.int().min(1).max(3).describe('1 department, 2 aisle, 3 curated sub-shelf'),
+    parent: z.string().nullable().describe('Parent shelf slug; null at a department'),
+    products: z.int().describe('Products with a current offer on the shelf or below it, at the last build of the shelves view'),
+    compare_unit: z
+      .enum(SHELF_COMPARE_UNITS)
+      .nullable()
+      .describe("Unit the per-unit sort compares on; null on a department or aisle whose sub-shelves compare in different units"),
+  }),
+);
+
+/**
+ * api-spec ShelfProduct `best` (the contract does not show its type; this service's decision): the
+ * product's cheapest admitted offer as an object naming its chain, listing and promotion.
+ */
+export const ShelfBest = named(
+  'ShelfBest',
+  "A shelf product's cheapest admitted offer: specials, club prices and multibuy rates count (clearance does not). With the retailer filter, that chain's offer.",
+  z.object({
+    price: z.number().describe('Cents for one unit (per kg when sold by weight); an integer except for a multibuy rate (multibuy_price ÷ multibuy_qty, to a hundredth of a cent)'),
+    retailer: z.string().describe('Retailer slug of the offer'),
+    listing_id: z.int().describe('The listing of the offer'),
+    promo_kind: PromoKind.nullable().describe('1 special, 2 club price, 3 multibuy; null when the best is the shelf price'),
+    shelf_price: Cents.describe("That listing's shelf price, cents (best.price < shelf_price on a deal)"),
+  }),
+);
+
+/** api-spec ShelfProduct: a ProductGroup with `best` and `per_unit`. */
+export const ShelfProduct = named(
+  'ShelfProduct',
+  'A product on a shelf: its ProductGroup fields (offers at every chain, available and cheapest first), its best admitted offer and that price per the shelf\'s compare unit.',
+  ProductGroup.extend({
+    best: ShelfBest,
+    per_unit: z
+      .number()
+      .nullable()
+      .describe("best.price per the shelf's compare unit (page `unit`), cents to a hundredth; null when the product is not measured in that unit (sorted last by per_unit and per_unit_desc) and on a shelf whose unit is null"),
+  }),
+);
+
+/** api-spec ShelfPage (browse_shelf). */
+export const ShelfPage = named(
+  'ShelfPage',
+  'One page of a shelf, filtered and sorted server-side across the whole set, with a true total and facets.',
+  z.object({
+    shelf: ShelfSummary,
+    crumbs: z.array(ShelfSummary).describe('Root first, the shelf itself last'),
+    children: z.array(ShelfSummary).describe('Direct sub-shelves'),
+    unit: z.enum(SHELF_COMPARE_UNITS).nullable().describe('Unit family of the per-unit sort: the shelf\'s compare unit (null: per_unit is null and the per-unit sorts order by price)'),
+    kinds: z
+      .array(z.object({ slug: z.string(), label: z.string(), products: z.int() }))
+      .describe('Kinds under the current filters except kind, most products first (then slug); each count is the total with that kind chosen'),
+    retailers: z
+      .array(z.object({ slug: z.string(), products: z.int() }))
+      .describe('Chains stocking the current set under the current filters except retailer, most products first (then slug); each count is the total with that chain chosen'),
+    total: z.int().describe('Products in the set under the current filters'),
+    params: z
+      .object({
+        sort: z.enum(SHELF_SORTS),
+        retailer: z.string().nullable(),
+        deals: z.boolean(),
+        kind: z.string().nullable(),
+        q: z.string().describe('"" when none'),
+        limit: z.int(),
+        offset: z.int(),
+      })
+      .describe('The request as applied (sort: relevance without words in q is popular)'),
+    products: z.array(ShelfProduct),
+  }),
+);
+
 /** TypeScript types of the resources. */
 export type ListingCard = z.infer<typeof ListingCard>;
+export type ShelfSummary = z.infer<typeof ShelfSummary>;
+export type ShelfProduct = z.infer<typeof ShelfProduct>;
+export type ShelfPage = z.infer<typeof ShelfPage>;
 export type ProductGroup = z.infer<typeof ProductGroup>;
 export type Suggestion = z.infer<typeof Suggestion>;
 export type Retailer = z.infer<typeof Retailer>;
@@ -781,6 +1009,11 @@ export type Compare = z.infer<typeof Compare>;
 export type LevelSeries = z.infer<typeof LevelSeries>;
 export type RetailerLevels = z.infer<typeof RetailerLevels>;
 export type Deals = z.infer<typeof Deals>;
+export type CategoryNode = z.infer<typeof CategoryNode>;
+export type RetailerBrowse = z.infer<typeof RetailerBrowse>;
+export type ShoppingList = z.infer<typeof ShoppingList>;
+export type SpecialCheck = z.infer<typeof SpecialCheck>;
+export type SpecialChecks = z.infer<typeof SpecialChecks>;
 
 /**
  * api-spec ExportManifest (get_export_manifest): the one schema of src/services/exports.ts (which the

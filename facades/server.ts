@@ -2,7 +2,8 @@
  * HTTP assembly: one Fastify 5 server hosting the REST operations under /api/v1 (generated from the
  * registry), /healthz, /graphql (facades/graphql.ts), POST /mcp (facades/mcp), and the generated
  * descriptions /openapi.{json,yaml} and /llms{,-full}.txt (facades/meta), and the nightly export
- * files under /data/latest/ (facades/http/exports.ts; one day's cache lifetime). The per-IP budget
+ * files under /data/latest/ (facades/http/exports.ts; one day's cache lifetime), and the product
+ * images under /images/ (facades/http/images.ts; immutable, a year). The per-IP budget
  * (facades/http/ratelimit.ts) covers /api/v1/* and /mcp. CORS is open to every origin without
  * credentials; no cookies. Facades never query the database themselves: every read goes through
  * the graph.
@@ -34,6 +35,7 @@ import { createExecutor, errorBody, prepareDocuments, UNAVAILABLE_MESSAGE, type 
 import { registerGraphql } from './graphql.js';
 import { registerCaching } from './http/caching.js';
 import { registerExportFiles } from './http/exports.js';
+import { registerImageFiles } from './http/images.js';
 import { registerRateLimit, type RateLimitOverrides } from './http/ratelimit.js';
 import { registerMcp } from './mcp/index.js';
 import { buildMetaDocuments, registerMeta } from './meta/index.js';
@@ -224,6 +226,7 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   const documents = buildMetaDocuments(operations, publicBaseUrl(env), () => exportManifest(run));
   registerRestRoutes(app, run, operations);
   await registerExportFiles(app, env.EXPORT_DIR);
+  await registerImageFiles(app, env.IMAGE_DIR);
   registerMeta(app, documents);
   registerGraphql(app, { db: source, env });
   await registerMcp(app, { run, operations, documents, env });

@@ -19,6 +19,8 @@ import {
 import { openMatches, type OpenMatchRow } from './services/basket.js';
 import { latestChainLevels, retailerLevels, type ChainGroupLevel, type RetailerLevels } from './services/chain-levels.js';
 import { listingDeals, type ListingDeal } from './services/deals.js';
+import { listingSpecialChecks, type SpecialCheckRow } from './services/special-check.js';
+import { genericShelves, productShelfRows, shelfCounts, type ProductShelfRow } from './services/shelves.js';
 import { productAlternatives, productFacts, type ProductAlternative, type ProductFacts } from './services/products.js';
 import { productSpreads, productStorePrices, type ProductStorePrice, type RetailerSpread } from './services/product-prices.js';
 import {
@@ -77,6 +79,14 @@ export interface Loaders {
   retailerLevels: DataLoader<number, RetailerLevels>;
   /** A listing's rows in the deals view, one per kind it is on (empty when none). */
   listingDeals: DataLoader<number, ListingDeal[]>;
+  /** A listing's special checks (one per deal it is on, in deal-kind order; empty when none). */
+  specialChecks: DataLoader<number, SpecialCheckRow[]>;
+  /** Products on a shelf (its sub-shelves included), by shelf slug; 0 without a row. One read of `shelf_count` per request. */
+  shelfProducts: DataLoader<string, number>;
+  /** The leaf shelf slug of a generic's kind, by generic id; null without one. */
+  genericShelf: DataLoader<number, string | null>;
+  /** A product's row in the shelves view (shelf, per-unit price), by product id; null when not on a shelf. */
+  productShelf: DataLoader<number, ProductShelfRow | null>;
 }
 
 /** What every resolver receives. */
@@ -106,6 +116,15 @@ function loader<V>(fetch: (keys: readonly number[]) => Promise<Map<number, V>>, 
   return new DataLoader<number, V>(async (keys) => {
     const found = await fetch(keys);
     return keys.map((k) => (found.has(k) ? (found.get(k) as V) : missing()));
+  });
+}
+
+/** Shelf counts by slug: the whole (small) `shelf_count` table read once per request, whatever the depth of the selection. */
+function shelfProductsLoader(pool: pg.Pool): DataLoader<string, number> {
+  let counts: Promise<Map<string, number>> | undefined;
+  return new DataLoader<string, number>(async (slugs) => {
+    const all = await (counts ??= shelfCounts(pool));
+    return slugs.map((s) => all.get(s) ?? 0);
   });
 }
 
@@ -142,6 +161,10 @@ export function createContext(db: ContextSource): Context {
         Promise.all(windows.map((days) => retailerLevels(pool, days).catch((e: Error) => e))),
       ),
       listingDeals: loader<ListingDeal[]>((ids) => listingDeals(pool, ids), () => []),
+      specialChecks: loader<SpecialCheckRow[]>((ids) => listingSpecialChecks(pool, ids), () => []),
+      shelfProducts: shelfProductsLoader(pool),
+      genericShelf: loader<string | null>((ids) => genericShelves(pool, ids), () => null),
+      productShelf: loader<ProductShelfRow | null>((ids) => productShelfRows(pool, ids), () => null),
     },
   };
 }

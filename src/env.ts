@@ -8,6 +8,13 @@ import { z } from 'zod';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/** An http(s) origin: scheme, host and optional port, no path (a trailing slash is dropped). */
+const originUrl = z
+  .string()
+  .url()
+  .transform((v) => v.replace(/\/+$/, ''))
+  .refine((v) => /^https?:\/\/[^/?#]+$/.test(v), 'an http(s) origin without a path, e.g. https://www.woolworths.co.nz');
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -22,6 +29,11 @@ const schema = z.object({
    * `<EXPORT_DIR>/latest` symlink to it (served at /data/latest/*).
    */
   EXPORT_DIR: z.string().min(1).default(path.join(root, '.data', 'exports')),
+  /**
+   * Folder of the converted product images (workers/images): `<IMAGE_DIR>/ab/cdef….avif` and its
+   * `_t` thumbnail, served at `/images/ab/cdef….avif` (the ImagePath of listings and products).
+   */
+  IMAGE_DIR: z.string().min(1).default(path.join(root, '.data', 'images')),
   /** Nightly export schedule (node-cron expression, Pacific/Auckland); `off` disables it. */
   EXPORT_CRON: z.string().min(1).default('30 4 * * *'),
   /**
@@ -75,6 +87,53 @@ const schema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
   /** Socket inactivity after which a connection is closed, whatever its state (Fastify `connectionTimeout`). */
   HTTP_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  /**
+   * Collectors (workers/collect, README "Collecting"). Contact URL named in the collectors'
+   * User-Agent (`nz-grocery-prices/<version> (+<url>)`); PUBLIC_URL when unset. A run against a
+   * non-loopback origin refuses to start without one of the two.
+   */
+  COLLECT_CONTACT_URL: z.string().url().optional(),
+  /** Requests in flight at once per retailer host (stores are collected this many at a time). */
+  COLLECT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** Requests started per second per retailer host, at most. */
+  COLLECT_RATE: z.coerce.number().positive().max(50).default(2),
+  /** Time limit of one request (headers and body), ms; a request past it is retried. */
+  COLLECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(600_000).default(30_000),
+  /** Retries of one request on a timeout, a network error, 429 or 5xx (then the store fails). */
+  COLLECT_RETRIES: z.coerce.number().int().min(0).max(10).default(4),
+  /** Backoff: first retry within this many ms (full jitter, doubling per retry). */
+  COLLECT_RETRY_BASE_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
+  /** Backoff ceiling, ms; also the longest `Retry-After` waited (a longer one is capped to it). */
+  COLLECT_RETRY_MAX_MS: z.coerce.number().int().min(0).max(3_600_000).default(120_000),
+  /** Folder of the per-store spool files of runs in progress (`<dir>/<retailer>/<day>/<store>.ndjson`). */
+  COLLECT_SPOOL_DIR: z.string().min(1).default(path.join(root, '.data', 'collect')),
+  /**
+   * Daily collection schedule of every chain (node-cron, Pacific/Auckland), e.g. `0 5 * * *`;
+   * `off` (the default: nothing hits a retailer's site unless asked). COLLECT_<RETAILER>_CRON
+   * overrides it per chain. Chains due at the same time run one after the other, then matching,
+   * the index and the derived views, then the export.
+   */
+  COLLECT_CRON: z.string().min(1).default('off'),
+  COLLECT_WOOLWORTHS_CRON: z.string().min(1).optional(),
+  COLLECT_NEWWORLD_CRON: z.string().min(1).optional(),
+  COLLECT_PAKNSAVE_CRON: z.string().min(1).optional(),
+  COLLECT_FRESHCHOICE_CRON: z.string().min(1).optional(),
+  COLLECT_SUPERVALUE_CRON: z.string().min(1).optional(),
+  COLLECT_WAREHOUSE_CRON: z.string().min(1).optional(),
+  /** Origin (scheme, host, port) of each chain's online shop; the collector's live origin when unset. */
+  COLLECT_WOOLWORTHS_ORIGIN: originUrl.optional(),
+  COLLECT_NEWWORLD_ORIGIN: originUrl.optional(),
+  COLLECT_PAKNSAVE_ORIGIN: originUrl.optional(),
+  COLLECT_FRESHCHOICE_ORIGIN: originUrl.optional(),
+  COLLECT_SUPERVALUE_ORIGIN: originUrl.optional(),
+  COLLECT_WAREHOUSE_ORIGIN: originUrl.optional(),
+  /**
+   * Origin the images run after a collection downloads product images from instead of each image
+   * URL's own scheme and host (path and query kept; the stored source URL stays the retailer's):
+   * a replay server standing in for the retailers' CDNs. `--image-origin` overrides it. Unset: the
+   * real URLs.
+   */
+  COLLECT_IMAGE_ORIGIN: originUrl.optional(),
 }).refine((e) => e.HTTP_HEADERS_TIMEOUT_MS <= e.HTTP_REQUEST_TIMEOUT_MS, {
   path: ['HTTP_HEADERS_TIMEOUT_MS'],
   message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (Node refuses a headers timeout longer than the request timeout)',

@@ -20,6 +20,11 @@
  *   export                                         write the nightly export into EXPORT_DIR and switch `latest` to it
  *   import-export <folder|manifest-url>            load an export into an empty instance (every sha256 checked first)
  *   schedule                                       run the nightly jobs on EXPORT_CRON (Pacific/Auckland) until stopped
+ *   collect <retailer|all> [--stores id,…] [--origin URL] [--image-origin URL] [--day YYYY-MM-DD]
+ *                                                  collect the chains' online shops (workers/collect/run.ts), then match,
+ *                                                  the new images (workers/images), the index and the derived views once
+ *                                                  (README "Collecting")
+ *   images [--limit <n>] [--concurrency <n>]       download and convert new product images into IMAGE_DIR (workers/images)
  *
  * Uses DATABASE_URL, or the embedded PostgreSQL of EMBEDDED_PG_DIR when it is unset: the one
  * already running there (e.g. `npm start`'s, on whatever port its postmaster.pid names), else one
@@ -57,6 +62,11 @@ import { runIndex, type IndexReport } from './index/compute.js';
 import { runViews, type ViewsReport } from './levels/run.js';
 import { OfficialIndexError } from './index/official.js';
 import { BasketError } from '../src/domain/basket.js';
+import { processNewImages, type ImageReport } from './images/images.js';
+import { imageUserAgent } from './images/fetch.js';
+import { collectConfig, runCollect, CollectAborted, CollectError, type CollectReport } from './collect/run.js';
+import { CollectLockedError } from './collect/checkpoint.js';
+import { COLLECTORS } from './collect/collectors.js';
 
 const USAGE = `usage: npm run worker -- <command>
   ingest [--changes] [--after-gap] <file>...     ingest observation files (.csv, .ndjson); --after-gap: the days
@@ -83,7 +93,14 @@ const USAGE = `usage: npm run worker -- <command>
   export                                         write the nightly export (Parquet + CSV) and publish it as latest
   import-export <folder|manifest-url>            load an export into an empty instance, verifying every file first
   schedule                                       run the index on INDEX_CRON and the nightly export on EXPORT_CRON
-                                                 (Pacific/Auckland) until stopped`;
+                                                 (Pacific/Auckland) until stopped; each chain's collection on
+                                                 COLLECT_CRON / COLLECT_<RETAILER>_CRON, then the index and the export
+  collect <retailer|all> [--stores id,…] [--origin URL] [--image-origin URL] [--day YYYY-MM-DD]
+                                                 collect online shop prices (our store ids; the origin defaults to
+                                                 COLLECT_<RETAILER>_ORIGIN or the live site), then match, fetch new
+                                                 images (from --image-origin / COLLECT_IMAGE_ORIGIN when set) and index
+  images [--limit <n>] [--concurrency <n>]       download each new product image once, convert it to AVIF (720 px and
+                                                 a 200 px thumbnail) in IMAGE_DIR and set the listings' image paths`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
@@ -223,8 +240,37 @@ async function main(argv: string[]): Promise<number> {
         console.log(JSON.stringify(r, null, 2));
         return 0;
       }
+      case 'collect': {
+        const valued = new Set(['--stores', '--origin', '--image-origin', '--day']);
+        const target = args.find((a, i) => !a.startsWith('--') && !valued.has(args[i - 1]));
+        if (!target) throw new UsageError('collect needs a retailer (e.g. woolworths) or "all"');
+        const stores = option(args, '--stores');
+        const report = await runCollect(db.pool, {
+          retailers: target === 'all' ? 'all' : [target],
+          stores: stores === undefined ? undefined : stores.split(',').map((x) => parseId(x.trim(), 'store id')),
+          origin: option(args, '--origin'),
+          day: option(args, '--day'),
+          config: collectConfig(env),
+        });
+        const imageOrigin = option(args, '--image-origin');
+        if (imageOrigin !== undefined && !/^https?:\/\/[^/?#]+\/?$/.test(imageOrigin)) throw new UsageError(`--image-origin must be an http(s) origin without a path, not "${imageOrigin}"`);
+        await afterCollect(db, env, report, { imageOrigin: imageOrigin?.replace(/\/+$/, '') });
+        return 0;
+      }
       case 'schedule': {
         await runSchedule(db, env);
+        return 0;
+      }
+      case 'images': {
+        const limit = option(args, '--limit');
+        const concurrency = option(args, '--concurrency');
+        const r = await processNewImages(db.pool, {
+          dir: env.IMAGE_DIR,
+          limit: limit === undefined ? undefined : parseId(limit, '--limit'),
+          concurrency: concurrency === undefined ? undefined : parseId(concurrency, '--concurrency'),
+          userAgent: imageUserAgent(publicBaseUrl(env)),
+        });
+        printImages(r);
         return 0;
       }
       default:
@@ -289,9 +335,34 @@ async function runSchedule(db: Database, env: Env): Promise<void> {
       },
     });
   }
-  if (jobs.length === 0) throw new UsageError('INDEX_CRON and EXPORT_CRON are both off: nothing to schedule');
+  // Collection: chains due at the same time run one after the other, then matching, the index and
+  // the views once, then the export (each stage under its own lock: collect per chain, match, index,
+  // views, export).
+  const byExpr = new Map<string, string[]>();
+  for (const c of COLLECTORS) {
+    const expr = (env[`COLLECT_${c.retailer.toUpperCase()}_CRON` as keyof Env] as string | undefined) ?? env.COLLECT_CRON;
+    if (expr !== 'off') byExpr.set(expr, [...(byExpr.get(expr) ?? []), c.retailer]);
+  }
+  for (const [expr, chains] of byExpr) {
+    jobs.push({
+      name: `collect ${chains.join('+')}`,
+      expr,
+      run: async () => {
+        let report: CollectReport | null = null;
+        try {
+          report = await runCollect(db.pool, { retailers: chains, config: collectConfig(env), progress: false });
+        } finally {
+          // Whatever was ingested before a failure is matched, indexed and exported.
+          await afterCollect(db, env, report, { progress: false, quiet: true });
+          printExport(await runExport(db.pool, { dir: env.EXPORT_DIR, serviceUrl: publicBaseUrl(env), progress: false }));
+        }
+        failIfStoresFailed(report);
+      },
+    });
+  }
+  if (jobs.length === 0) throw new UsageError('INDEX_CRON, EXPORT_CRON and COLLECT_CRON are all off: nothing to schedule');
   for (const j of jobs) {
-    if (!cron.validate(j.expr)) throw new ConfigError(`${j.name.toUpperCase()}_CRON is not a cron expression: "${j.expr}"`);
+    if (!cron.validate(j.expr)) throw new ConfigError(`${j.name.startsWith('collect') ? `${j.name}: COLLECT_CRON or COLLECT_<RETAILER>_CRON` : `${j.name.toUpperCase()}_CRON`} is not a cron expression: "${j.expr}"`);
   }
   const tasks = jobs.map((j) =>
     cron.schedule(
@@ -324,6 +395,53 @@ async function refreshIndex(db: Database, env: Env, opts: { full?: boolean; prog
   printBasketMatch(await runBasketMatching(db.pool, { progress: opts.progress }));
   printIndex(await runIndex(db.pool, { full: opts.full, dataDir: env.DATA_DIR, progress: opts.progress }));
   printViews(await runViews(db.pool, { progress: opts.progress }));
+}
+
+/** Prints an images report. */
+function printImages(r: ImageReport): void {
+  console.log(
+    `images: ${r.due} due, ${r.converted} converted, ${r.reused} already converted, ${r.failed} skipped (retried later); ` +
+      `${r.listings} listings and ${r.products} products updated; ${(r.sourceBytes / 1e6).toFixed(1)} MB read, ` +
+      `${(r.writtenBytes / 1e6).toFixed(1)} MB written in ${(r.ms / 1000).toFixed(1)} s`,
+  );
+}
+
+/**
+ * After a collection command (or a scheduled collection): prints each chain's report; when a day
+ * was merged, runs matching; then the images worker (new image URLs downloaded once and converted,
+ * from `imageOrigin` / COLLECT_IMAGE_ORIGIN instead of the URLs' own hosts when set); then the
+ * search index update and the index with the derived views once, for the whole run. Then fails
+ * when a store failed, so the command exits non-zero.
+ */
+async function afterCollect(db: Database, env: Env, report: CollectReport | null, opts: { progress?: boolean; quiet?: boolean; imageOrigin?: string } = {}): Promise<void> {
+  for (const c of report?.chains ?? []) {
+    const { ingest: ing, malformed, failed, ...rest } = c;
+    console.log(`collect ${c.retailer}: ${JSON.stringify({ ...rest, malformed: malformed.length, failed: failed.length, merged: ing?.merged ?? [], listings: ing?.listingIds.length ?? 0 })}`);
+  }
+  const m = report?.ingested ? await runMatching(db.pool, { progress: opts.progress }) : null;
+  if (m) printMatch(m);
+  const imgs = report
+    ? await processNewImages(db.pool, {
+        dir: env.IMAGE_DIR, userAgent: imageUserAgent(publicBaseUrl(env)), imageOrigin: opts.imageOrigin ?? env.COLLECT_IMAGE_ORIGIN, progress: opts.progress,
+      })
+    : null;
+  if (imgs) printImages(imgs);
+  if (report?.ingested || (imgs?.listings ?? 0) > 0) {
+    if (env.ELASTICSEARCH_URL) {
+      await enqueueListings(db.pool, [...(report?.listingIds ?? []), ...(m?.listingIds ?? []), ...(imgs?.listingIds ?? [])]);
+      await syncSearch(env.ELASTICSEARCH_URL, env.ELASTICSEARCH_ALIAS, db, 'the collected and relinked listings stay queued for the next ingest or search-reindex');
+    }
+  }
+  if (report?.ingested) await refreshIndex(db, env, { progress: opts.progress });
+  if (!opts.quiet) failIfStoresFailed(report);
+}
+
+/** @throws CollectError naming the chains and stores that could not be collected. */
+function failIfStoresFailed(report: CollectReport | null): void {
+  const failed = (report?.chains ?? []).filter((c) => c.status === 'failed' || c.failed.length > 0);
+  if (failed.length) {
+    throw new CollectError(`collection incomplete: ${failed.map((c) => `${c.retailer} ${c.failed.length ? `${c.failed.length} stores failed (${c.failed.map((f) => f.scope || 'national').join(', ')})` : 'failed'}`).join('; ')}; what was collected is ingested`);
+  }
 }
 
 /** Prints a derived-views report (which views were rebuilt, in how long). */
@@ -388,7 +506,7 @@ main(process.argv.slice(2)).then(
     // One line for every failure: the message of an error we expect (bad input, a locked export, …)
     // as is; anything else (a database error, a bug) described the same way, with a hint for the
     // stack, which DEBUG prints (read here, not through env.ts: configuration itself may have failed).
-    const known = e instanceof ObservationError || e instanceof ConfigError || e instanceof DataDirError || e instanceof SearchUpdateError || e instanceof IndexBusyError || e instanceof ReindexError || e instanceof LinkCommandError || e instanceof BasketCommandError || e instanceof BasketError || e instanceof OfficialIndexError || e instanceof UsageError || e instanceof ExportLockedError || e instanceof ExportCheckError || e instanceof ExportImportError || e instanceof EmbeddedPostgresError;
+    const known = e instanceof ObservationError || e instanceof ConfigError || e instanceof DataDirError || e instanceof SearchUpdateError || e instanceof IndexBusyError || e instanceof ReindexError || e instanceof LinkCommandError || e instanceof BasketCommandError || e instanceof BasketError || e instanceof OfficialIndexError || e instanceof UsageError || e instanceof ExportLockedError || e instanceof ExportCheckError || e instanceof ExportImportError || e instanceof EmbeddedPostgresError || e instanceof CollectError || e instanceof CollectLockedError || e instanceof CollectAborted;
     const debug = Boolean(process.env.DEBUG);
     console.error(`error: ${describeFailure(e)}${known || debug ? '' : ' (set DEBUG=1 for the stack)'}`);
     if (debug) console.error(e instanceof Error ? e.stack : e);

@@ -18,6 +18,45 @@ export type DealKind =
   | 'multibuy'
   | 'special';
 
+/** Where the shopper is: only stores within radiusKm (great-circle distance) count. */
+export type NearInput = {
+  /** WGS84 degrees, −90 to 90. */
+  lat: number;
+  /** WGS84 degrees, −180 to 180. */
+  lng: number;
+  /** Kilometres, 0.5 to 200. */
+  radiusKm: number | null | undefined;
+};
+
+/** popular: most widely stocked (chains, then stores); per_unit / per_unit_desc: cheapest / dearest per the shelf's compare unit (products without one last; on a shelf of mixed units, by price); price / price_desc: best admitted price; deal: biggest discount share; relevance: text rank of q (the default with q). */
+export type ShelfSort =
+  | 'deal'
+  | 'per_unit'
+  | 'per_unit_desc'
+  | 'popular'
+  | 'price'
+  | 'price_desc'
+  | 'relevance';
+
+/** One item of a shopping list: exactly one of productId (bought as any linked listing) and listingId (only that listing). */
+export type ShoppingItemInput = {
+  /** A listing: bought only as that listing. */
+  listingId: number | null | undefined;
+  /** A product: bought at a store as its cheapest linked listing there. */
+  productId: number | null | undefined;
+  /** Units (kg for a weighable listing), 1 to 99; repeats of one item add up. */
+  qty: number | null | undefined;
+};
+
+/** insufficient_history: under 28 observed days in the window; no_usual_price: on a special every observed day of the window; inflated: the shelf price rose within 30 days before the promotion and the promo price is not below the price before the rise; above_usual: not below the usual price; not_lowest: a shopper paid less within the window; genuine: below the usual price and no more than the lowest of the window. */
+export type SpecialVerdict =
+  | 'above_usual'
+  | 'genuine'
+  | 'inflated'
+  | 'insufficient_history'
+  | 'no_usual_price'
+  | 'not_lowest';
+
 export type SuggestionKind =
   | 'brand'
   | 'category'
@@ -36,6 +75,38 @@ export type UrbanClass =
   | 'medium'
   | 'rural'
   | 'small';
+
+export type browse_retailerQueryVariables = Exact<{
+  slug: string;
+  c: Array<string> | string | null | undefined;
+  q: string | null | undefined;
+  limit: number;
+  offset: number;
+}>;
+
+
+export type browse_retailerQuery = { retailerBrowse: { path: Array<string>, total: number, limit: number, offset: number, q: string, retailer: { slug: string, name: string, listings: number, stores: number, last_run: string | null }, categories: Array<{ label: string, listings: number }>, listings: Array<{ id: number, name: string, brand: string | null, image: string | null, available: boolean, retailer: string, size_text: string | null, product_id: number | null, current: { price: number, promo_price: number | null, promo_kind: number | null, multibuy_qty: number | null, multibuy_price: number | null } | null }> } };
+
+export type browse_shelfQueryVariables = Exact<{
+  slug: string;
+  sort: ShelfSort | null | undefined;
+  retailer: string | null | undefined;
+  deals: boolean;
+  kind: string | null | undefined;
+  q: string | null | undefined;
+  limit: number;
+  offset: number;
+}>;
+
+
+export type browse_shelfQuery = { shelf: { unit: string | null, total: number, shelf: { slug: string, label: string, depth: number, parent: string | null, products: number, compare_unit: string | null }, crumbs: Array<{ slug: string, label: string, depth: number, parent: string | null, products: number, compare_unit: string | null }>, children: Array<{ slug: string, label: string, depth: number, parent: string | null, products: number, compare_unit: string | null }>, kinds: Array<{ slug: string, label: string, products: number }>, retailers: Array<{ slug: string, products: number }>, params: { sort: ShelfSort, retailer: string | null, deals: boolean, kind: string | null, q: string, limit: number, offset: number }, products: Array<{ name: string, brand: string | null, image: string | null, product_id: number | null, size_text: string | null, generic_id: number | null, generic_label: string | null, per_unit: number | null, offers: Array<{ id: number, name: string, brand: string | null, image: string | null, available: boolean, retailer: string, size_text: string | null, product_id: number | null, current: { price: number, promo_price: number | null, promo_kind: number | null, multibuy_qty: number | null, multibuy_price: number | null } | null }>, best: { price: number, retailer: string, listing_id: number, promo_kind: number | null, shelf_price: number } }> } | null };
+
+export type check_specialQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type check_specialQuery = { listing: { listing_id: number, checks: Array<{ kind: DealKind, verdict: SpecialVerdict, promo_price: number, shelf_price: number, promo_since: string, window_from: string, window_to: string, days_observed: number, promo_days: number, usual_price: number | null, lowest_price: number | null, lowest_shelf_price: number | null, saving_vs_usual: number | null, shelf_rise: { from: number, to: number, day: string } | null }> } | null };
 
 export type compare_retailersQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -189,6 +260,13 @@ export type list_retailersQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type list_retailersQuery = { retailers: Array<{ slug: string, name: string, listings: number, stores: number, last_run: string | null }> };
 
+export type list_shelvesQueryVariables = Exact<{
+  q: string | null | undefined;
+}>;
+
+
+export type list_shelvesQuery = { shelves: Array<{ slug: string, label: string, depth: number, parent: string | null, products: number, compare_unit: string | null }> };
+
 export type list_storesQueryVariables = Exact<{
   retailer: string | null | undefined;
   town: string | null | undefined;
@@ -205,6 +283,17 @@ export type lookup_gtinQueryVariables = Exact<{
 
 
 export type lookup_gtinQuery = { gtin: { name: string, brand: string | null, image: string | null, product_id: number | null, size_text: string | null, generic_id: number | null, generic_label: string | null, offers: Array<{ id: number, name: string, brand: string | null, image: string | null, available: boolean, retailer: string, size_text: string | null, product_id: number | null, current: { price: number, promo_price: number | null, promo_kind: number | null, multibuy_qty: number | null, multibuy_price: number | null } | null }> } | null };
+
+export type plan_shopping_listQueryVariables = Exact<{
+  items: Array<ShoppingItemInput> | ShoppingItemInput;
+  near: NearInput | null | undefined;
+  retailer: string | null | undefined;
+  member: boolean;
+  limit: number;
+}>;
+
+
+export type plan_shopping_listQuery = { shoppingList: { stores_considered: number, items: Array<{ ref: string, name: string, qty: number, product_id: number | null, listing_id: number | null }>, single: Array<{ total: number, missing: Array<string>, store: { id: number, retailer: string, name: string, town: string, lat: number, lng: number, day: string, distance_km: number | null }, lines: Array<{ ref: string, qty: number, price: number, cost: number, promo: DealKind | null, since: string, store_id: number, listing_id: number }> }>, split: Array<{ total: number, saving: number, missing: Array<string>, stores: Array<{ id: number, retailer: string, name: string, town: string, lat: number, lng: number, day: string, distance_km: number | null }>, lines: Array<{ ref: string, qty: number, price: number, cost: number, promo: DealKind | null, since: string, store_id: number, listing_id: number }> }> } };
 
 export type search_listingsQueryVariables = Exact<{
   q: string | null | undefined;
@@ -248,8 +337,13 @@ export type StoreListingFieldsFragment = { id: number, name: string, brand: stri
 
 export type AreaFieldsFragment = { key: string, label: string, level: number | null, stores: number, chains: Array<string>, towns: Array<string> };
 
+export type ShelfSummaryFieldsFragment = { slug: string, label: string, depth: number, parent: string | null, products: number, compare_unit: string | null };
+
 /** Every persisted operation's result (`data`) and variables types, by operation name. */
 export interface OperationTypes {
+  browse_retailer: { result: browse_retailerQuery; variables: browse_retailerQueryVariables };
+  browse_shelf: { result: browse_shelfQuery; variables: browse_shelfQueryVariables };
+  check_special: { result: check_specialQuery; variables: check_specialQueryVariables };
   compare_retailers: { result: compare_retailersQuery; variables: compare_retailersQueryVariables };
   get_basket: { result: get_basketQuery; variables: get_basketQueryVariables };
   get_basket_item: { result: get_basket_itemQuery; variables: get_basket_itemQueryVariables };
@@ -272,8 +366,10 @@ export interface OperationTypes {
   list_areas: { result: list_areasQuery; variables: list_areasQueryVariables };
   list_deals: { result: list_dealsQuery; variables: list_dealsQueryVariables };
   list_retailers: { result: list_retailersQuery; variables: list_retailersQueryVariables };
+  list_shelves: { result: list_shelvesQuery; variables: list_shelvesQueryVariables };
   list_stores: { result: list_storesQuery; variables: list_storesQueryVariables };
   lookup_gtin: { result: lookup_gtinQuery; variables: lookup_gtinQueryVariables };
+  plan_shopping_list: { result: plan_shopping_listQuery; variables: plan_shopping_listQueryVariables };
   search_listings: { result: search_listingsQuery; variables: search_listingsQueryVariables };
   search_products: { result: search_productsQuery; variables: search_productsQueryVariables };
   suggest: { result: suggestQuery; variables: suggestQueryVariables };

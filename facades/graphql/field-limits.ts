@@ -87,6 +87,18 @@ export const FIELD_LIMITS: Readonly<Record<string, number>> = {
   compare: CATALOGUE_PER_MINUTE,
   retailerLevels: HISTORY_PER_MINUTE,
   deals: SEARCH_PER_MINUTE,
+  // A node of a chain's category tree (issue 17 item 4): index reads of a derived view, or with q a
+  // trigram-indexed count over the chain's matching listings, like a search.
+  retailerBrowse: SEARCH_PER_MINUTE,
+  // A shopping list (issue 16 item 7) reads every store price of up to 50 items' listings and tries
+  // every pair of stores: heavier than a lookup, so limited like a search.
+  shoppingList: SEARCH_PER_MINUTE,
+  // The shelf directory (issue 17): a constant list with one small count table (a catalogue); a page
+  // of a shelf is one statement over the shelves view with facets, like a search.
+  shelves: CATALOGUE_PER_MINUTE,
+  shelf: SEARCH_PER_MINUTE,
+  // The derived views' freshness: four rows of view_run (a catalogue).
+  derivedViews: CATALOGUE_PER_MINUTE,
 };
 
 /** `extensions.code` of a refusal. */

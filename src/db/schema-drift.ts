@@ -131,6 +131,8 @@ export const DRIFT_ALLOW: DriftAllowList = {
     'listing.search_doc': 'generated tsvector for full-text search',
     // Migration 20261127000000_suggest_indexes.
     'product.search_name': 'generated search text (search_normalize of brand and name)',
+    // Migration 20261129000300_shelves: Prisma has no tsvector type.
+    'shelf_product.search_doc': 'tsvector of the shelf product\'s words (browse_shelf q)',
   },
   indexes: {
     // Indexes over generated columns, expressions or with a WHERE clause: Prisma's index syntax can

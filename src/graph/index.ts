@@ -18,6 +18,10 @@ import './food-index.js';
 import './basket.js';
 import './compare.js';
 import './deals.js';
+import './shopping-list.js';
+import './special-check.js';
+import './shelves.js';
+import './retailer-browse.js';
 import './views.js';
 
 /** The executable schema of the read API. */

@@ -38,6 +38,23 @@ export function expectShape(value: unknown, spec: Spec, label = 'value'): void {
   }
 }
 
+/** api-spec ShelfSummary. */
+export const SHELF_SUMMARY: Spec = { slug: 'str', label: 'str', depth: 'int', parent: 'str?', products: 'int', compare_unit: 'str?' };
+
+/** api-spec ShelfProduct: the ProductGroup fields, `best` (an object: price, retailer, listing_id, promo_kind, shelf_price) and `per_unit`. */
+export const SHELF_PRODUCT: Spec = {
+  product_id: 'int?', name: 'str', brand: 'str?', size_text: 'str?', image: 'str?', generic_id: 'int?', generic_label: 'str?', offers: 'arr',
+  best: 'obj', per_unit: 'num?',
+};
+
+/** ShelfProduct `best` (this service's decision; the contract does not show its type). */
+export const SHELF_BEST: Spec = { price: 'num', retailer: 'str', listing_id: 'int', promo_kind: 'int?', shelf_price: 'int' };
+
+/** api-spec ShelfPage. */
+export const SHELF_PAGE: Spec = {
+  shelf: 'obj', crumbs: 'arr', children: 'arr', unit: 'str?', kinds: 'arr', retailers: 'arr', total: 'int', params: 'obj', products: 'arr',
+};
+
 /** api-spec ListingCard. */
 export const LISTING_CARD: Spec = {
   id: 'int', retailer: 'str', name: 'str', brand: 'str?', size_text: 'str?', price: 'int?', promo_price: 'int?',
@@ -222,3 +239,11 @@ export const RETAILER_LEVELS: Spec = { days: 'arr', retailers: 'arr' };
 
 /** api-spec Deals. */
 export const DEALS: Spec = { kind: 'str', total: 'int', listings: 'arr' };
+
+/** api-spec CategoryNode. */
+export const CATEGORY_NODE: Spec = { label: 'str', listings: 'int' };
+
+/** api-spec RetailerBrowse. */
+export const RETAILER_BROWSE: Spec = {
+  retailer: 'obj', path: 'arr', categories: 'arr', total: 'int', limit: 'int', offset: 'int', listings: 'arr', q: 'str',
+};

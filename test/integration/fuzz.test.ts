@@ -138,6 +138,10 @@ beforeAll(async () => {
   seed = await seedRealPrices(db.pool);
   const { rows } = await db.pool.query<{ gtin: string }>('SELECT gtin::text AS gtin FROM listing WHERE gtin IS NOT NULL ORDER BY id LIMIT 1');
   gtin = rows[0]?.gtin ?? '9400000000000';
+  // The chains' category trees (browse_retailer), so its q and c reach the database.
+  const { buildRetailerCategories } = await import('../../workers/levels/categories.js');
+  const { inTransaction } = await import('../../src/db/transaction.js');
+  await inTransaction(db.pool, (client) => buildRetailerCategories(client));
   app = await createServer({
     db,
     env,
@@ -167,6 +171,7 @@ afterAll(async () => {
 /** A value the operation accepts for path parameter `name` (a seeded listing, product or barcode). */
 function validPathValue(op: AnyOperation, name: string): string {
   if (name === 'gtin') return gtin;
+  if (name === 'slug') return 'woolworths';
   if (name === 'id') return String(op.path.startsWith('/api/v1/products/') ? seed.productId : [...seed.listingIds.values()][0]);
   return '1';
 }

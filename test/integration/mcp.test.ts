@@ -169,6 +169,7 @@ describe('tools/call', () => {
     await expectSameAsRest('get_listing', { id: String(id) }, `/api/v1/listings/${id}`);
     const history = listing('woolworths:133211');
     await expectSameAsRest('get_listing_history', { id: history }, `/api/v1/listings/${history}/history`);
+    await expectSameAsRest('check_special', { id: history }, `/api/v1/listings/${history}/special`);
     await expectSameAsRest('get_product', { id: seed.productId }, `/api/v1/products/${seed.productId}`);
   });
 
@@ -179,6 +180,34 @@ describe('tools/call', () => {
     expect(Object.keys(spread.structuredContent)).toEqual(['paknsave', 'woolworths']);
     await expectSameAsRest('get_product_stores', { id: 777777 }, '/api/v1/products/777777/stores');
     await expectSameAsRest('get_product_spread', { id: 777777 }, '/api/v1/products/777777/spread');
+  });
+
+  it('plan_shopping_list (beyond api-spec) returns the REST body; an unknown item is its 404', async () => {
+    const items = `p${seed.productId}x2,l${listing('woolworths:133211')}`;
+    const plan = await expectSameAsRest('plan_shopping_list', { items, member: true, limit: 3 }, `/api/v1/shopping-list?items=${items}&member=true&limit=3`);
+    expect(plan.structuredContent.items.map((i: Json) => i.ref)).toEqual(items.split(',').map((t) => t.replace(/x\d+$/, '')));
+    const r = await modern('tools/call', { name: 'plan_shopping_list', arguments: { items: 'l2000000000' } });
+    expect(r.body.result.isError).toBe(true);
+    expect(r.body.result.structuredContent.error.status).toBe(404);
+  });
+
+  it('browse_retailer returns the REST body for a real category path (c as an array) and with q; a category holding nothing is its 404', async () => {
+    const { buildRetailerCategories } = await import('../../workers/levels/categories.js');
+    const { inTransaction } = await import('../../src/db/transaction.js');
+    await inTransaction(db.pool, (client) => buildRetailerCategories(client));
+    const { rows } = await db.pool.query<{ path: string[] }>(
+      `SELECT c.path FROM retailer_category c JOIN retailer r ON r.id = c.retailer_id
+       WHERE r.slug = 'woolworths' AND cardinality(c.path) > 0 ORDER BY cardinality(c.path) DESC, c.listings DESC LIMIT 1`,
+    );
+    expect(rows.length).toBe(1);
+    const c = rows[0].path;
+    const query = c.map((l) => `c=${encodeURIComponent(l)}`).join('&');
+    const body = await expectSameAsRest('browse_retailer', { slug: 'woolworths', c }, `/api/v1/retailers/woolworths/browse?${query}`);
+    expect(body.structuredContent.total).toBeGreaterThan(0);
+    await expectSameAsRest('browse_retailer', { slug: 'woolworths', q: 'beef', limit: 3 }, '/api/v1/retailers/woolworths/browse?q=beef&limit=3');
+    const r = await modern('tools/call', { name: 'browse_retailer', arguments: { slug: 'woolworths', c: ['No such category'] } });
+    expect(r.body.result.isError).toBe(true);
+    expect(r.body.result.structuredContent.error.status).toBe(404);
   });
 
   it('an unknown listing is a tool error carrying the REST 404 Error body', async () => {
@@ -581,10 +610,10 @@ describe('prompts (issue 13, "MCP prompts")', () => {
   });
 
   it.each([
-    ['compare_basket', { items: 'milk 2L, white bread , bananas,, Milk 2L', area: 'Canterbury' }, ['search_products', 'get_product_stores', 'list_stores'], ['"milk 2L"', '"white bread"', '"bananas"', 'Canterbury']],
-    ['compare_basket', { items: 'butter' }, ['search_products', 'get_product_stores'], ['"butter"']],
-    ['is_special_real', { id: '42' }, ['get_listing', 'get_listing_history'], ['listing 42']],
-    ['is_special_real', { id: '7', kind: 'product' }, ['get_product', 'get_product_history'], ['product 7']],
+    ['compare_basket', { items: 'milk 2L, white bread , bananas,, Milk 2L', area: 'Canterbury' }, ['search_products', 'get_product_stores', 'list_stores', 'plan_shopping_list'], ['"milk 2L"', '"white bread"', '"bananas"', 'Canterbury']],
+    ['compare_basket', { items: 'butter' }, ['search_products', 'get_product_stores', 'plan_shopping_list'], ['"butter"']],
+    ['is_special_real', { id: '42' }, ['check_special', 'get_listing', 'get_listing_history'], ['listing 42']],
+    ['is_special_real', { id: '7', kind: 'product' }, ['check_special', 'get_product', 'get_product_history'], ['product 7']],
     ['price_history', { query: 'anchor butter 500g' }, ['search_products', 'get_product', 'get_product_history', 'get_listing', 'get_listing_history', 'get_product_spread'], ['anchor butter 500g']],
     ['price_history', { query: '9414400000000' }, ['lookup_gtin', 'get_product_history', 'get_listing_history'], ['9414400000000']],
     ['price_history', { query: 'listing:12' }, ['get_listing', 'get_listing_history'], ['listing 12']],

@@ -184,6 +184,35 @@ describe('query counts do not grow with result size', () => {
     expect(await measure(rest(`/api/v1/products/${probeProductId}/stores`), (b) => b.length)).toMatchObject({ prisma: 0, pool: 1 });
   });
 
+  it('plan_shopping_list with 1 or 13 items priced at 1 or 6 stores: two statements, with or without retailer and location', async () => {
+    // store_listing rows (the view the plan reads) from the seeded open store spans of 12 listings; removed afterwards.
+    const { rows } = await db.pool.query<{ store_id: number; listing_id: number }>(
+      `INSERT INTO store_listing (store_id, listing_id, day, price, promo_price, promo_kind, median, ratio)
+       SELECT sp.store_id, sp.listing_id, sp.first_day, sp.price, sp.promo_price, sp.promo_kind, sp.price, 1
+       FROM store_price_span sp WHERE sp.last_day IS NULL AND sp.price > 0
+         AND sp.listing_id IN (SELECT DISTINCT listing_id FROM store_price_span WHERE last_day IS NULL ORDER BY listing_id LIMIT 12)
+       ON CONFLICT DO NOTHING RETURNING store_id, listing_id`,
+    );
+    try {
+      const listings = [...new Set(rows.map((r) => r.listing_id))];
+      expect(listings.length).toBeGreaterThan(5);
+      const size = (b: { single: unknown[]; split: unknown[] }) => b.single.length + b.split.length;
+      const small = await measure(rest(`/api/v1/shopping-list?items=l${listings[0]}`), size);
+      const items = [`p${seed.productId}x2`, ...listings.map((id) => `l${id}x3`)].join(',');
+      const large = await measure(rest(`/api/v1/shopping-list?items=${items}&member=true&limit=20`), size);
+      expect(large.size).toBeGreaterThan(small.size);
+      expectFlat(small, large);
+      expect(large).toMatchObject({ prisma: 0, pool: 2 });
+      const near = await measure(rest(`/api/v1/shopping-list?items=${items}&retailer=woolworths&lat=-36.85&lng=174.76&radius_km=50`), size);
+      expect(near).toMatchObject({ prisma: 0, pool: 2 });
+    } finally {
+      await db.pool.query(
+        'DELETE FROM store_listing s USING unnest($1::int[], $2::int[]) AS x(store_id, listing_id) WHERE s.store_id = x.store_id AND s.listing_id = x.listing_id',
+        [rows.map((r) => r.store_id), rows.map((r) => r.listing_id)],
+      );
+    }
+  });
+
   it('get_product_spread with one or two chains (and 12 linked listings)', async () => {
     const one = await linkedProduct(['paknsave:5016686-EA-000']);
     const days = (b: Record<string, { day: string[] }>) => Object.values(b).reduce((sum, s) => sum + s.day.length, 0);
@@ -387,6 +416,63 @@ describe('query counts of the chain and deals views do not grow with result size
     expectFlat(await measure(graphql(doc(2)), (d) => d.deals.listings.length), await measure(graphql(doc(40)), (d) => d.deals.listings.length));
   });
 
+  it('browse_retailer: 2 or 120 listings, at the top, in a category and with q (two statements and the prices); the GraphQL browse with prices', async () => {
+    const { buildRetailerCategories } = await import('../../workers/levels/categories.js');
+    const { inTransaction } = await import('../../src/db/transaction.js');
+    await inTransaction(db.pool, (client) => buildRetailerCategories(client));
+    const { rows } = await db.pool.query<{ path: string[] }>(
+      `SELECT c.path FROM retailer_category c JOIN retailer r ON r.id = c.retailer_id
+       WHERE r.slug = 'woolworths' AND cardinality(c.path) = 1 ORDER BY c.listings DESC LIMIT 1`,
+    );
+    const c = `c=${encodeURIComponent(rows[0].path[0])}`;
+    const size = (b: { listings: unknown[] }) => b.listings.length;
+    for (const query of ['', `${c}&`, 'q=a&']) {
+      const small = await measure(rest(`/api/v1/retailers/woolworths/browse?${query}limit=2`), size);
+      const large = await measure(rest(`/api/v1/retailers/woolworths/browse?${query}limit=120`), size);
+      expectFlat(small, large);
+      // The node, the children and page (one statement) and the cards' latest national spans (pool);
+      // the browse's retailer, the cards' listing rows and their retailers (Prisma).
+      expect(large.pool, query).toBe(3);
+      expect(large.prisma + large.pool, query).toBeLessThanOrEqual(6);
+    }
+    const doc = (n: number) => `{ retailerBrowse(slug: "woolworths", limit: ${n}) { total retailer { slug listings } categories { label listings } listings { id available current { price } retailer { slug } } } }`;
+    expectFlat(
+      await measure(graphql(doc(2)), (d) => d.retailerBrowse.listings.length),
+      await measure(graphql(doc(120)), (d) => d.retailerBrowse.listings.length),
+    );
+  });
+
+  it('check_special with 0 or 2 checks (two statements); the GraphQL deals feed with each deal\'s check and listing\'s checks', async () => {
+    const { rows } = await db.pool.query<{ id: number }>(
+      `SELECT l.id FROM listing l JOIN retailer r ON r.id = l.retailer_id
+       WHERE r.slug = 'woolworths' AND EXISTS (SELECT 1 FROM national_price_span n WHERE n.listing_id = l.id) ORDER BY l.id LIMIT 40`,
+    );
+    const ids = rows.map((r) => r.id);
+    await db.pool.query(
+      `INSERT INTO deal (kind, listing_id, retailer_id, day, price, saving, saving_pct)
+       SELECT k, l.id, l.retailer_id, '2025-05-03', 500, 100 + l.id % 7, 0.2 FROM listing l, unnest(ARRAY['special', 'member']) AS k WHERE l.id = ANY($1::int[])
+       ON CONFLICT DO NOTHING`,
+      [ids],
+    );
+    await db.pool.query(
+      `INSERT INTO special_check (kind, listing_id, promo_price, shelf_price, promo_since, window_from, window_to, days_observed, promo_days,
+                                  usual_price, lowest_price, lowest_shelf_price, rise_from, rise_to, rise_day, saving_vs_usual, verdict)
+       SELECT d.kind, d.listing_id, 400, 500, '2025-04-01', '2025-01-01', '2025-03-31', 90, 0, 500, 500, 500, 450, 500, '2025-03-20', 100, 'genuine'
+       FROM deal d WHERE d.listing_id = ANY($1::int[]) ON CONFLICT DO NOTHING`,
+      [ids],
+    );
+    const none = await db.pool.query<{ id: number }>(`SELECT id FROM listing WHERE id <> ALL($1::int[]) ORDER BY id LIMIT 1`, [ids]);
+    const size = (b: { checks: unknown[] }) => b.checks.length;
+    const small = await measure(rest(`/api/v1/listings/${none.rows[0].id}/special`), size);
+    const large = await measure(rest(`/api/v1/listings/${ids[0]}/special`), size);
+    expect([small.size, large.size]).toEqual([0, 2]);
+    expectFlat(small, large);
+    // The listing row (Prisma) and its checks.
+    expect(large.prisma + large.pool).toBeLessThanOrEqual(2);
+    const doc = (n: number) => `{ deals(limit: ${n}) { listings { id deals { kind check { verdict shelfRise { from } } } specialChecks { kind promoPrice } } } }`;
+    expectFlat(await measure(graphql(doc(2)), (d) => d.deals.listings.length), await measure(graphql(doc(40)), (d) => d.deals.listings.length));
+  });
+
   it('compare_retailers with 1 or 20 priced items (five statements)', async () => {
     await db.pool.query(
       `INSERT INTO chain_level_day (retailer_id, group_id, day, level, items)
@@ -423,5 +509,74 @@ describe('query counts of the chain and deals views do not grow with result size
     const many = await measure(graphql(doc(365)), (d) => d.retailers.reduce((s: number, r: { a: { level: unknown[] } }) => s + r.a.level.length, 0));
     expectFlat(few, many);
     expect(many.pool).toBe(1 + 2 * 2);
+  });
+});
+
+describe('query counts of the shelves view do not grow with result size', () => {
+  it('browse_shelf: 2 or 40 products, with filters; list_shelves; nested GraphQL shelves and a page with offers, shelves and unit prices', async () => {
+    // shelf_product rows (the view browse_shelf reads) for 40 real listings with a national span, as
+    // unlinked groups on Fresh milk; shelf_count as the worker writes it. Removed afterwards.
+    const { rows } = await db.pool.query<{ id: number; generic_id: number | null; product_id: number | null; product_generic: number | null }>(
+      `SELECT l.id, l.generic_id, l.product_id, (SELECT p.generic_id FROM product p WHERE p.id = l.product_id) AS product_generic FROM listing l WHERE EXISTS (SELECT 1 FROM national_price_span n WHERE n.listing_id = l.id)
+       ORDER BY l.product_id IS NULL, l.id LIMIT 40`,
+    );
+    expect(rows).toHaveLength(40);
+    // Every one of them of a generic of kind milk (its shelf is loaded), restored afterwards; linked listings first in the
+    // popular order (rank), so the small page loads a product's view row as the large one does.
+    const { rows: kind } = await db.pool.query<{ id: number }>(
+      `INSERT INTO kind (slug, label, compare_unit, shelf_slug, shelf_label) VALUES ('milk', 'Milk', 'l', 'fresh-milk', 'Fresh milk')
+       ON CONFLICT (slug) DO UPDATE SET shelf_slug = 'fresh-milk' RETURNING id`,
+    );
+    const { rows: generic } = await db.pool.query<{ id: number }>(
+      `INSERT INTO generic (kind_id, key, label) VALUES ($1, 'milk|n+1|1l', 'Milk, 1 L') RETURNING id`,
+      [kind[0].id],
+    );
+    await db.pool.query(`UPDATE listing SET generic_id = $1 WHERE id = ANY($2::int[])`, [generic[0].id, rows.map((r) => r.id)]);
+    const products = rows.filter((r) => r.product_id !== null);
+    await db.pool.query(`UPDATE product SET generic_id = $1 WHERE id = ANY($2::int[])`, [generic[0].id, products.map((r) => r.product_id)]);
+    // Linked listings first (most stores: first in the popular order), so the small page has a product too.
+    await db.pool.query(
+      `INSERT INTO shelf_product (group_key, listing_id, shelf_slug, kind_slug, name, chains, stores, retailer_ids, listing_ids, shelf_prices,
+                                  best_prices, promo_kinds, per_units, best_at, price, per_unit, discount, search_doc,
+                                  rank_popular, rank_price, rank_price_desc, rank_per_unit, rank_per_unit_desc, rank_deal)
+       SELECT 'l' || l.id, l.id, 'fresh-milk', 'milk', l.name, 1, CASE WHEN l.product_id IS NULL THEN l.id % 3 ELSE 10 END, ARRAY[l.retailer_id], ARRAY[l.id], ARRAY[500 + l.id % 50],
+              ARRAY[(450 + l.id % 50)::float8], ARRAY[1::smallint], ARRAY[(100 + l.id % 9)::float8], 1, 450 + l.id % 50, 100 + l.id % 9,
+              0.1, to_tsvector('simple', l.name), array_position($1::int[], l.id), l.id, l.id, l.id, l.id, l.id
+       FROM listing l WHERE l.id = ANY($1::int[])`,
+      [rows.map((r) => r.id)],
+    );
+    await db.pool.query(`INSERT INTO shelf_count (slug, products) VALUES ('fresh-milk', 40), ('milk-cream', 40), ('fridge-deli', 40)`);
+    await db.pool.query(
+      `INSERT INTO shelf_facet (kind_slug, retailer_id, products, deals)
+       SELECT 'milk', r, count(*), count(*) FROM shelf_product, unnest(retailer_ids || 0) AS r GROUP BY r`,
+    );
+    try {
+      const size = (b: { products: unknown[] }) => b.products.length;
+      expectFlat(await measure(rest('/api/v1/shelves/fresh-milk?limit=2'), size), await measure(rest('/api/v1/shelves/fresh-milk?limit=40'), size));
+      const small = await measure(rest('/api/v1/shelves/fridge-deli?limit=2&sort=per_unit&retailer=woolworths&deals=1&kind=milk'), size);
+      const large = await measure(rest('/api/v1/shelves/fridge-deli?limit=40&sort=per_unit&retailer=woolworths&deals=1&kind=milk'), size);
+      expectFlat(small, large);
+      // Pool: the retailer slug, the stored facet counts and the page (two statements), the shelf counts, the latest spans; Prisma: the groups' offer rows
+      // and products with their retailers and generics (as search_products reads them).
+      expect(large.pool).toBe(5);
+      expect(large.prisma).toBeLessThanOrEqual(7);
+      expect(await measure(rest('/api/v1/shelves'), (b: unknown[]) => b.length)).toMatchObject({ prisma: 0, pool: 1 });
+      const doc = (n: number) => `{ shelves { slug products children { slug products crumbs { slug products } children { slug products } } }
+        shelf(slug: "fridge-deli", limit: ${n}) { total shelf { products } crumbs { products } children { products }
+          products { productId best { price } perUnit offers { id perUnit current { price } shelf { slug products crumbs { slug } }
+            product { id perUnit shelf { slug products } } } } } }`;
+      expectFlat(await measure(graphql(doc(2)), (d) => d.shelf.products.length), await measure(graphql(doc(40)), (d) => d.shelf.products.length));
+    } finally {
+      await db.pool.query(`DELETE FROM shelf_product; DELETE FROM shelf_count; DELETE FROM shelf_facet`);
+      await db.pool.query(
+        `UPDATE listing l SET generic_id = x.g FROM unnest($1::int[], $2::int[]) AS x(id, g) WHERE l.id = x.id`,
+        [rows.map((r) => r.id), rows.map((r) => r.generic_id)],
+      );
+      await db.pool.query(
+        `UPDATE product p SET generic_id = x.g FROM unnest($1::int[], $2::int[]) AS x(id, g) WHERE p.id = x.id`,
+        [products.map((r) => r.product_id), products.map((r) => r.product_generic)],
+      );
+      await db.pool.query(`DELETE FROM generic WHERE id = $1`, [generic[0].id]);
+    }
   });
 });

@@ -15,7 +15,8 @@
  * | name, brand, size_text | text | listing attributes; an empty value never erases a known one |
  * | gtin | up to 14 digits | barcode |
  * | category_path | text | the retailer's breadcrumb, levels joined by " > " (NDJSON: array of strings) |
- * | image, retailer_url | text | |
+ * | image | text | the retailer's image URL (stored as listing.image_url; workers/images converts it), or an ImagePath `/…/x.avif` already served here |
+ * | retailer_url | text | |
  * | available | true/false | still on the retailer's site |
  *
  * Strict grammar of the integer columns (price, promo_price, multibuy_price in cents; promo_kind;

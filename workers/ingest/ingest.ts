@@ -237,6 +237,14 @@ const SAME_PRICE = (a: string, b: string) => `${a}.price = ${b}.price
   AND ${a}.promo_price IS NOT DISTINCT FROM ${b}.promo_price AND ${a}.promo_kind IS NOT DISTINCT FROM ${b}.promo_kind
   AND ${a}.multibuy_qty IS NOT DISTINCT FROM ${b}.multibuy_qty AND ${a}.multibuy_price IS NOT DISTINCT FROM ${b}.multibuy_price`;
 
+/**
+ * The observation's `image` column holds either an ImagePath already served here (an export
+ * re-ingested: `/…/x.avif`, stored in listing.image) or the retailer's image URL a collector saw
+ * (stored in listing.image_url, which workers/images downloads and converts into listing.image).
+ */
+const IMAGE_PATH = (col: string) => `(CASE WHEN ${col} ~ '^/[A-Za-z0-9_./-]+\\.avif$' THEN ${col} END)`;
+const IMAGE_SOURCE = (col: string) => `(CASE WHEN ${col} !~ '^/[A-Za-z0-9_./-]+\\.avif$' THEN ${col} END)`;
+
 /** Merges the staged rows of one day, inside the caller's transaction. */
 async function mergeDayInSql(client: pg.PoolClient, day: string, mode: CollectionMode, afterGap: boolean, source: string | null): Promise<void> {
   const q = (sql: string) => client.query(sql, [day]);
@@ -261,13 +269,15 @@ async function mergeDayInSql(client: pg.PoolClient, day: string, mode: Collectio
       size_text = coalesce(a.size_text, l.size_text), gtin = coalesce(a.gtin, l.gtin),
       category_path = CASE WHEN jsonb_array_length(a.category_path) > 0
         THEN ARRAY(SELECT jsonb_array_elements_text(a.category_path)) ELSE l.category_path END,
-      image = coalesce(a.image, l.image), retailer_url = coalesce(a.retailer_url, l.retailer_url),
+      image = coalesce(${IMAGE_PATH('a.image')}, l.image), image_url = coalesce(${IMAGE_SOURCE('a.image')}, l.image_url),
+      retailer_url = coalesce(a.retailer_url, l.retailer_url),
       available = coalesce(a.available, true), first_seen = least(l.first_seen, $1::date)
     FROM a WHERE l.id = a.listing_id AND (
       (a.name IS NOT NULL AND a.name IS DISTINCT FROM l.name) OR (a.brand IS NOT NULL AND a.brand IS DISTINCT FROM l.brand)
       OR (a.size_text IS NOT NULL AND a.size_text IS DISTINCT FROM l.size_text) OR (a.gtin IS NOT NULL AND a.gtin IS DISTINCT FROM l.gtin)
       OR (jsonb_array_length(a.category_path) > 0 AND ARRAY(SELECT jsonb_array_elements_text(a.category_path)) IS DISTINCT FROM l.category_path)
-      OR (a.image IS NOT NULL AND a.image IS DISTINCT FROM l.image) OR (a.retailer_url IS NOT NULL AND a.retailer_url IS DISTINCT FROM l.retailer_url)
+      OR (${IMAGE_PATH('a.image')} IS NOT NULL AND ${IMAGE_PATH('a.image')} IS DISTINCT FROM l.image)
+      OR (${IMAGE_SOURCE('a.image')} IS NOT NULL AND ${IMAGE_SOURCE('a.image')} IS DISTINCT FROM l.image_url) OR (a.retailer_url IS NOT NULL AND a.retailer_url IS DISTINCT FROM l.retailer_url)
       OR coalesce(a.available, true) IS DISTINCT FROM l.available OR $1::date < l.first_seen)`);
 
   // Store spans: close open spans that changed (or, in a snapshot, were not observed; after a gap,
