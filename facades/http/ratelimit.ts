@@ -11,6 +11,7 @@
  *   RateLimit headers as they stand (the contract lists /healthz among the operations whose
  *   responses carry them), without counting.
  * - Not budgeted and without RateLimit headers: /data/latest/* (export files, never limited),
+ *   /images/* (product images, facades/http/images.ts),
  *   /openapi.*, /llms*.txt, and CORS preflight
  *   (OPTIONS; answered by @fastify/cors without touching data, and a browser sends one before many
  *   cross-origin requests — counting it would halve a browser client's budget).

@@ -3,14 +3,15 @@
  * from, so a reader can tell how fresh it is"): root field `derivedViews`, one row per view of the
  * `view_run` table written by the derived-views worker (workers/levels/run.ts): `stores` (store
  * levels, store listings, list_stores counts), `areas`, `chains` (compare_retailers,
- * get_retailer_levels) and `deals` (list_deals). Not part of api-spec; GraphQL only.
+ * get_retailer_levels), `deals` (list_deals, check_special), `shelves` (list_shelves,
+ * browse_shelf) and `categories` (browse_retailer). Not part of api-spec; GraphQL only.
  */
 import { builder } from '../builder.js';
 
 builder.prismaObject('ViewRun', {
   description: 'One derived view and the build that wrote its rows (the worker rebuilds a view only when its data version changed).',
   fields: (t) => ({
-    name: t.exposeString('name', { description: 'stores, areas, chains or deals.' }),
+    name: t.exposeString('name', { description: 'stores, areas, chains, deals, shelves or categories.' }),
     dataVersion: t.exposeString('dataVersion', {
       description: 'Digest of the inputs the view was built from (collections, basket matches, the index run); equal versions mean equal rows.',
     }),
