@@ -18,6 +18,7 @@ import { syncBasket } from '../../workers/index/basket.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { createResponseValidator, type ResponseValidator } from '../helpers/openapi.js';
 import { checkedRequests } from '../helpers/checked-requests.js';
+import { mcpToolCall } from '../helpers/mcp-call.js';
 import {
   COMPARE, COMPARE_GROUP, COMPARE_ITEM, DEALS, expectError, expectShape, LEVEL_SERIES, LISTING_CARD, RETAILER_LEVELS,
 } from '../helpers/shape.js';
@@ -55,36 +56,8 @@ async function gql(query: string): Promise<{ data: Json; errors?: Json[] }> {
   return r.json();
 }
 
-/** An MCP tools/call (protocol revision 2026-07-28) of `name`; the JSON-RPC result. */
-async function mcpCall(name: string, args: Json): Promise<Json> {
-  const r = await app.inject({
-    method: 'POST',
-    url: '/mcp',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    payload: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: args,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
-          'io.modelcontextprotocol/clientInfo': { name: 'vitest', version: '1.0.0' },
-        },
-      },
-    }),
-  });
-  expect(r.statusCode).toBe(200);
-  return r.json().result;
-}
+/** An MCP tools/call of `name`; the JSON-RPC result. */
+const mcpCall = (name: string, args: Json): Promise<Json> => mcpToolCall(app, name, args);
 
 /** Inserts a listing of `slug` with one open national span (its current price). */
 async function listing(

@@ -21,6 +21,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { createResponseValidator, type ResponseValidator } from '../helpers/openapi.js';
 import { checkedRequests } from '../helpers/checked-requests.js';
 import { expectError } from '../helpers/shape.js';
+import { mcpToolCall } from '../helpers/mcp-call.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -438,34 +439,8 @@ async function computeDaysFor0(day: string): Promise<void> {
 
 describe('the other facades', () => {
   it('the MCP tool returns the REST body byte for byte (get_basket_item)', async () => {
-    const r = await app.inject({
-      method: 'POST',
-      url: '/mcp',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'get_basket_item',
-      },
-      payload: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: {
-          name: 'get_basket_item',
-          arguments: { id: apples.id },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': {},
-            'io.modelcontextprotocol/clientInfo': { name: 'vitest', version: '1.0.0' },
-          },
-        },
-      }),
-    });
-    expect(r.statusCode).toBe(200);
+    const result = await mcpToolCall(app, 'get_basket_item', { id: apples.id });
     const rest = await app.inject({ url: `/api/v1/basket/${apples.id}` });
-    const { result } = r.json();
     expect(result.isError ?? false).toBe(false);
     expect(result.structuredContent).toEqual(rest.json());
     expect(result.content).toEqual([{ type: 'text', text: rest.body }]);

@@ -22,6 +22,7 @@ import { checkedRequests } from '../helpers/checked-requests.js';
 import { createResponseValidator, type ResponseValidator } from '../helpers/openapi.js';
 import { prng } from '../helpers/prng.js';
 import { CATEGORY_NODE, LISTING_CARD, RETAILER, RETAILER_BROWSE, expectError, expectShape } from '../helpers/shape.js';
+import { mcpToolCall } from '../helpers/mcp-call.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -280,28 +281,7 @@ describe('browse_retailer: errors', () => {
 
 describe('browse_retailer: facades', () => {
   /** Calls an MCP tool (2026-07-28) and returns its result. */
-  async function mcp(name: string, args: Json): Promise<Json> {
-    const r = await app.inject({
-      method: 'POST',
-      url: '/mcp',
-      headers: {
-        'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call', 'mcp-name': name,
-      },
-      payload: JSON.stringify({
-        jsonrpc: '2.0', id: 1, method: 'tools/call',
-        params: {
-          name, arguments: args,
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {},
-            'io.modelcontextprotocol/clientInfo': { name: 'vitest', version: '1.0.0' },
-          },
-        },
-      }),
-    });
-    expect(r.statusCode).toBe(200);
-    return r.json().result;
-  }
+  const mcp = (name: string, args: Json): Promise<Json> => mcpToolCall(app, name, args);
 
   /** Runs the persisted document through /graphql and shapes it as the REST facade does. */
   async function graphql(input: Record<string, unknown>): Promise<Json> {

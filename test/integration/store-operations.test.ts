@@ -16,6 +16,7 @@ import { loadEnv } from '../../src/env.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { createResponseValidator, type ResponseValidator } from '../helpers/openapi.js';
 import { checkedRequests } from '../helpers/checked-requests.js';
+import { mcpToolCall } from '../helpers/mcp-call.js';
 import {
   AREA, AREAS, BIN, GROUP_LEVEL, LISTING_CARD, STORE, STORE_DETAIL, STORE_LEVELS, STORE_LISTING, STORE_LISTINGS, expectError, expectShape,
 } from '../helpers/shape.js';
@@ -436,28 +437,7 @@ describe('list_areas', () => {
 
 describe('the other facades', () => {
   it('the MCP tools return the REST body (get_store, get_store_listings with q)', async () => {
-    const call = async (name: string, args: Json) => {
-      const r = await app.inject({
-        method: 'POST',
-        url: '/mcp',
-        headers: {
-          'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call', 'mcp-name': name,
-        },
-        payload: JSON.stringify({
-          jsonrpc: '2.0', id: 1, method: 'tools/call',
-          params: {
-            name, arguments: args,
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {},
-              'io.modelcontextprotocol/clientInfo': { name: 'vitest', version: '1.0.0' },
-            },
-          },
-        }),
-      });
-      expect(r.statusCode).toBe(200);
-      return r.json().result;
-    };
+    const call = (name: string, args: Json) => mcpToolCall(app, name, args);
     const detail = await call('get_store', { id: stores.get('D') });
     expect(detail.isError ?? false).toBe(false);
     expect(detail.structuredContent).toEqual((await get(`/api/v1/stores/${stores.get('D')}`)).body);
