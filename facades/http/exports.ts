@@ -6,9 +6,9 @@
  * registry's get_export_manifest operation (a more specific route than this wildcard).
  */
 import path from 'node:path';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { latestExportDir } from '../../src/services/exports.js';
+import { registerStaticFiles } from './static-files.js';
 
 /**
  * Cache lifetime of export files: a day. Exports are written once a night, and a file's ETag changes
@@ -24,27 +24,10 @@ const TYPES: Record<string, string> = {
 
 /** Registers /data/latest/* over `<exportDir>/latest` (a missing folder answers 404 until the first export). */
 export async function registerExportFiles(app: FastifyInstance, exportDir: string): Promise<void> {
-  await app.register(async (scope) => {
-    // Runs after the server-wide onSend (which sets the five-minute rule), so it wins here.
-    scope.addHook('onSend', async (_req, reply, payload) => {
-      if (reply.statusCode < 400) reply.header('cache-control', EXPORT_CACHE_CONTROL);
-      return payload;
-    });
-    await scope.register(fastifyStatic, {
-      root: latestExportDir(exportDir),
-      prefix: '/data/latest/',
-      decorateReply: false,
-      index: false,
-      list: false,
-      dotfiles: 'deny',
-      cacheControl: false,
-      etag: true,
-      lastModified: true,
-      acceptRanges: true,
-      setHeaders: (reply, filePath) => {
-        const type = TYPES[path.extname(filePath)];
-        if (type) reply.header('content-type', type);
-      },
-    });
+  await registerStaticFiles(app, {
+    root: latestExportDir(exportDir),
+    prefix: '/data/latest/',
+    cacheControl: EXPORT_CACHE_CONTROL,
+    contentType: (filePath) => TYPES[path.extname(filePath)],
   });
 }

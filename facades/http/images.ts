@@ -9,42 +9,24 @@
  * an encoded slash, a dot-file such as the worker's temporary files) answers 404 in the contract's
  * Error body without touching the disk, as does a well-formed path whose file is missing.
  */
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { IMAGE_PREFIX, isServedImagePath } from '../../src/domain/images.js';
 import { errorBody } from '../execute.js';
+import { registerStaticFiles } from './static-files.js';
 
 /** Cache lifetime of an image: a year, immutable (the path changes whenever the content would). */
 export const IMAGE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /** Registers /images/* over `imageDir` (a missing folder answers 404 until the first conversion). */
 export async function registerImageFiles(app: FastifyInstance, imageDir: string): Promise<void> {
-  await app.register(async (scope) => {
-    scope.addHook('onRequest', async (req, reply) => {
+  await registerStaticFiles(app, {
+    root: imageDir,
+    prefix: IMAGE_PREFIX,
+    cacheControl: IMAGE_CACHE_CONTROL,
+    contentType: () => 'image/avif',
+    onRequest: async (req, reply) => {
       const p = req.url.split('?')[0];
-      if (!isServedImagePath(p)) {
-        return reply.code(404).send(errorBody(404, `Not found: ${req.method} ${p}`));
-      }
-    });
-    // Runs after the server-wide onSend (which sets the five-minute rule), so it wins here.
-    scope.addHook('onSend', async (_req, reply, payload) => {
-      if (reply.statusCode < 400) reply.header('cache-control', IMAGE_CACHE_CONTROL);
-      return payload;
-    });
-    await scope.register(fastifyStatic, {
-      root: imageDir,
-      prefix: IMAGE_PREFIX,
-      decorateReply: false,
-      index: false,
-      list: false,
-      dotfiles: 'deny',
-      cacheControl: false,
-      etag: true,
-      lastModified: true,
-      acceptRanges: true,
-      setHeaders: (reply) => {
-        reply.header('content-type', 'image/avif');
-      },
-    });
+      if (!isServedImagePath(p)) return reply.code(404).send(errorBody(404, `Not found: ${req.method} ${p}`));
+    },
   });
 }
