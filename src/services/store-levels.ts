@@ -129,24 +129,12 @@ export interface StoreListingRow {
 }
 
 /**
- * The selected columns of a StoreListingRow from `sl` (store_listing) joined to `l` (listing) and
- * `r` (retailer), with the multibuy terms of the store span in force on the row's day (`mb`, see
- * {@link MULTIBUY_JOIN}).
+ * The selected columns of a StoreListingRow from `sl` (store_listing, which keeps a multibuy's
+ * terms since migration 20261129000200) joined to `l` (listing) and `r` (retailer).
  */
 const ROW_COLUMNS = `sl.store_id, sl.listing_id AS id, r.slug AS retailer, l.name, l.brand, l.size_text, l.image, l.product_id,
   l.available AS available_flag, sl.day::text AS day, sl.price, sl.promo_price, sl.promo_kind::int AS promo_kind,
-  mb.multibuy_qty, mb.multibuy_price, sl.median, sl.ratio`;
-
-/**
- * The multibuy terms of a multibuy row (promo kind 3): the store span of the listing in force on
- * the row's day (store_listing keeps the promo kind and price, not the terms). One indexed lookup
- * per row (store_price_span_listing_idx), only for multibuys.
- */
-const MULTIBUY_JOIN = `LEFT JOIN LATERAL (
-    SELECT sp.multibuy_qty, sp.multibuy_price FROM store_price_span sp
-    WHERE sl.promo_kind = 3 AND sp.listing_id = sl.listing_id AND sp.store_id = sl.store_id AND sp.first_day <= sl.day
-    ORDER BY sp.first_day DESC LIMIT 1
-  ) mb ON true`;
+  sl.multibuy_qty, sl.multibuy_price, sl.median, sl.ratio`;
 
 /** The eight biggest markups and markdowns of a store (api-spec StoreDetail `dearer`, `cheaper`). */
 export interface StoreExtremes {
@@ -168,7 +156,6 @@ export async function storeExtremes(pool: pg.Pool, storeIds: readonly number[]):
     CROSS JOIN LATERAL (
       SELECT ${ROW_COLUMNS}, '${order === 'DESC' ? 'dearer' : 'cheaper'}' AS side
       FROM store_listing sl JOIN listing l ON l.id = sl.listing_id JOIN retailer r ON r.id = l.retailer_id
-      ${MULTIBUY_JOIN}
       WHERE sl.store_id = s.id AND ${cond}
       ORDER BY sl.ratio ${order}, sl.listing_id LIMIT ${EXTREMES}
     ) x`;
@@ -195,7 +182,7 @@ export async function storeExtremes(pool: pg.Pool, storeIds: readonly number[]):
  * price (multibuy_price ÷ multibuy_qty from the store span, else promo_price when the terms are
  * unknown).
  */
-const SAVING_SQL = `(sl.price - CASE WHEN sl.promo_kind = 3 AND mb.multibuy_qty > 0 THEN mb.multibuy_price::float8 / mb.multibuy_qty
+const SAVING_SQL = `(sl.price - CASE WHEN sl.promo_kind = 3 AND sl.multibuy_qty > 0 THEN sl.multibuy_price::float8 / sl.multibuy_qty
   ELSE sl.promo_price::float8 END)`;
 
 /**
@@ -211,7 +198,6 @@ export async function storeDeals(pool: pg.Pool, storeIds: readonly number[]): Pr
      CROSS JOIN LATERAL (
        SELECT ${ROW_COLUMNS}, ${SAVING_SQL} AS saving
        FROM store_listing sl JOIN listing l ON l.id = sl.listing_id JOIN retailer r ON r.id = l.retailer_id
-       ${MULTIBUY_JOIN}
        WHERE sl.store_id = s.id AND sl.promo_kind IN (1, 2, 3) AND ${SAVING_SQL} > 0
        ORDER BY ${SAVING_SQL} / sl.price DESC, ${SAVING_SQL} DESC, sl.listing_id
        LIMIT ${STORE_DEALS_CAP}
@@ -285,13 +271,13 @@ export async function storeListingPages(pool: pg.Pool, keys: readonly StoreListi
     `SELECT k.i, t.total, x.*
      FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) WITH ORDINALITY AS k(store_id, q, lim, off, i)
      CROSS JOIN LATERAL (
-       SELECT count(*)::int AS total FROM store_listing sl JOIN listing l ON l.id = sl.listing_id
-       WHERE sl.store_id = k.store_id AND ${match}
+       SELECT count(*)::int AS total FROM store_listing sl
+       WHERE sl.store_id = k.store_id
+         AND (k.q IS NULL OR EXISTS (SELECT 1 FROM listing l WHERE l.id = sl.listing_id AND ${match}))
      ) t
      LEFT JOIN LATERAL (
        SELECT ${ROW_COLUMNS}
        FROM store_listing sl JOIN listing l ON l.id = sl.listing_id JOIN retailer r ON r.id = l.retailer_id
-       ${MULTIBUY_JOIN}
        WHERE sl.store_id = k.store_id AND ${match}
        ORDER BY sl.ratio DESC, sl.listing_id
        LIMIT k.lim OFFSET k.off

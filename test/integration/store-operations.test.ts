@@ -80,11 +80,14 @@ async function listing(slug: string, key: string, f: { name: string; brand: stri
 }
 
 /** A store_listing row; ratio = price ÷ median as the view stores it. */
-async function storeListing(storeId: number, listingId: number, r: { day: string; price: number; median: number; promo?: number | null; kind?: number | null }) {
+async function storeListing(
+  storeId: number, listingId: number,
+  r: { day: string; price: number; median: number; promo?: number | null; kind?: number | null; mbQty?: number; mbPrice?: number },
+) {
   await db.pool.query(
-    `INSERT INTO store_listing (store_id, listing_id, day, price, promo_price, promo_kind, median, ratio)
-     VALUES ($1, $2, $3, $4::int, $5, $6, $7::int, $4::int::float8 / $7::int)`,
-    [storeId, listingId, r.day, r.price, r.promo ?? null, r.kind ?? null, r.median],
+    `INSERT INTO store_listing (store_id, listing_id, day, price, promo_price, promo_kind, multibuy_qty, multibuy_price, median, ratio)
+     VALUES ($1, $2, $3, $4::int, $5, $6, $8, $9, $7::int, $4::int::float8 / $7::int)`,
+    [storeId, listingId, r.day, r.price, r.promo ?? null, r.kind ?? null, r.median, r.mbQty ?? null, r.mbPrice ?? null],
   );
 }
 
@@ -143,9 +146,9 @@ beforeAll(async () => {
   await storeLevel(stores.get('D')!, { day: LAST, level: 0.97, nItems: 22, priced: 6, club: 1, sale: 3, multibuy: 1 });
 
   // Store D: deals of every kind, and promotions that are not deals.
-  const deal = async (key: string, price: number, promo: number | null, kind: number | null, national: 'open' | 'closed' | null) => {
+  const deal = async (key: string, price: number, promo: number | null, kind: number | null, national: 'open' | 'closed' | null, mb?: [qty: number, total: number]) => {
     const id = await listing('paknsave', key, { name: `Deal ${key}`, brand: null, size: '1kg' });
-    await storeListing(stores.get('D')!, id, { day: LAST, price, median: price, promo, kind });
+    await storeListing(stores.get('D')!, id, { day: LAST, price, median: price, promo, kind, mbQty: mb?.[0], mbPrice: mb?.[1] });
     if (national) {
       await db.pool.query(
         `INSERT INTO national_price_span (listing_id, first_day, last_day, price) VALUES ($1, '2025-04-01', $2, $3)`,
@@ -157,11 +160,12 @@ beforeAll(async () => {
   };
   await deal('L1', 500, 400, 1, 'open'); // special: saves 100 of 500 (20 %)
   await deal('L2', 2000, 1700, 2, 'closed'); // club: saves 300 of 2000 (15 %); off the site nationally
-  const multibuy = await deal('L3', 300, null, 3, 'open'); // 2 for 500: saves 50 a unit of 300 (16.7 %)
+  // 2 for 500: saves 50 a unit of 300 (16.7 %); store_listing keeps the terms of the span in force (the worker copies them).
+  const multibuy = await deal('L3', 300, null, 3, 'open', [2, 500]);
   await deal('L4', 500, 100, 4, 'open'); // clearance: not a deal
   await deal('L5', 500, 500, 1, 'open'); // no saving: not a deal
   await deal('L6', 1000, 800, 1, 'open'); // special: 20 % like L1 but 200 cents
-  // The multibuy terms come from the store span in force on the row's day, not an earlier one.
+  // Its spans (history): the earlier terms (3 for 600) must not show.
   await db.pool.query(
     `INSERT INTO store_price_span (listing_id, store_id, first_day, last_day, price, promo_kind, multibuy_qty, multibuy_price) VALUES
        ($1, $2, '2025-04-01', '2025-04-25', 300, 3, 3, 600), ($1, $2, '2025-04-26', NULL, 300, 3, 2, 500)`,
