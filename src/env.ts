@@ -56,6 +56,11 @@ const schema = z.object({
   ELASTICSEARCH_URL: z.string().url().optional(),
   /** Alias the Elasticsearch backend reads (each reindex builds a new index and swaps this alias). */
   ELASTICSEARCH_ALIAS: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _').default('nzgp-listings'),
+  /**
+   * Bound of the response cache (facades/http/response-cache.ts), bytes: the serialised 200 answers
+   * of the GET operations (and their gzip variants), keyed by the data version. `0` disables it.
+   */
+  CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(128 * 1024 * 1024),
   /** Redis URL for the shared per-IP budget; when unset the budget is kept in process memory. */
   REDIS_URL: z.string().url().optional(),
   /**

@@ -145,6 +145,8 @@ export const DRIFT_ALLOW: DriftAllowList = {
     product_search_name_trgm_idx: 'trigram GIN over the generated search_name',
     // At most one open span per store and listing / per listing: partial unique indexes.
     store_price_span_open_idx: 'unique, partial (last_day IS NULL)',
+    // Migration 20261201000100_scale: the open store spans in listing order.
+    store_price_span_open_listing_idx: 'partial (last_day IS NULL)',
     national_price_span_open_idx: 'unique, partial (last_day IS NULL)',
     // At most one basket match in force per listing (migration 20261128000000_index).
     basket_match_open_idx: 'unique, partial (valid_to IS NULL)',

@@ -61,7 +61,8 @@ if (mode === 'bare') {
   const { loadEnv } = await import('../../src/env.js');
   const { createServer } = await import('../../facades/server.js');
   const db = await openDatabase({ databaseUrl: url, embeddedDir: '', embeddedPort: 0, migrate: false });
-  const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'production' });
+  // The operations themselves, not the response cache (npm run bench:cache measures that).
+  const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'production', CACHE_MAX_BYTES: '0' });
   const app = await createServer({ db, env, rateLimit: { perMinute: 1e9, perDay: 1e9 } });
   await app.listen({ port: 0, host: '127.0.0.1' });
   announce((app.server.address() as AddressInfo).port);

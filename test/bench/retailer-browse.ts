@@ -81,7 +81,7 @@ async function main(): Promise<void> {
       [`category ${JSON.stringify(dept.path)}, q=sauce`, { c: dept.path, q: 'sauce' }],
       ['top, q=a (matches most)', { q: 'a' }],
     ];
-    const app = await createServer({ db, env: loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }), rateLimit: { perMinute: 1e9, perDay: 1e9 } });
+    const app = await createServer({ db, env: loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test', CACHE_MAX_BYTES: '0' }), rateLimit: { perMinute: 1e9, perDay: 1e9 } });
     console.log(`\nlatency over ${RUNS} sequential calls, ms (service | REST operation incl. GraphQL and 60 cards):`);
     for (const [label, args] of cases) {
       const service = await latency(() => browseRetailer(db.pool, { slug: 'woolworths', ...args }));

@@ -47,7 +47,8 @@ try {
   console.log(`shelves view: ${JSON.stringify(views.views.shelves?.report)}`);
   await db.pool.query('ANALYZE');
 
-  const app = await createServer({ db, env: loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'production' }), rateLimit: { perMinute: 1e9, perDay: 1e9 } });
+  // CACHE_MAX_BYTES 0: the operation itself, not the response cache (npm run bench:cache measures that).
+  const app = await createServer({ db, env: loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'production', CACHE_MAX_BYTES: '0' }), rateLimit: { perMinute: 1e9, perDay: 1e9 } });
   const { rows } = await db.pool.query<{ slug: string; products: number }>('SELECT slug, products FROM shelf_count ORDER BY products DESC');
   const dept = rows.find((r) => getShelf(r.slug)?.depth === 1)!;
   const leaf = rows.find((r) => getShelf(r.slug)?.children.length === 0)!;

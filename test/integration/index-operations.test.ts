@@ -25,7 +25,9 @@ import { mcpToolCall } from '../helpers/mcp-call.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+// The response cache off (CACHE_MAX_BYTES=0): the fixtures write rows by hand between requests,
+// which no write job does, so no data version bump tells a cache (response-cache.test.ts covers it).
+const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test', CACHE_MAX_BYTES: '0' });
 /** The index's last computed day (the real Woolworths log ends on this day too). */
 const LAST = '2025-05-03';
 /** Days of the full computed history (phase 2); phase 1 computes only the last ten. */

@@ -23,7 +23,9 @@ import {
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+// The response cache off (CACHE_MAX_BYTES=0): the fixtures write rows by hand between requests,
+// which no write job does, so no data version bump tells a cache (response-cache.test.ts covers it).
+const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test', CACHE_MAX_BYTES: '0' });
 /** The latest collection day of the seeded stores (well before today: windows end at the data, not today). */
 const LAST = '2025-05-03';
 

@@ -6,7 +6,9 @@
  * 1. Take the export lock (a PostgreSQL advisory lock) or fail with {@link ExportLockedError}.
  * 2. In one REPEATABLE READ READ ONLY transaction (one snapshot for every table), stream each
  *    table out of PostgreSQL with `COPY (SELECT …) TO STDOUT (FORMAT csv, HEADER true)` through gzip
- *    into `<table>.csv.gz` in a fresh staging folder: memory stays flat at any size.
+ *    into `<table>.csv.gz` in a fresh staging folder: memory stays flat at any size. `price_spans`
+ *    is read in listing-id ranges (one COPY each, same bytes; issue 19), so PostgreSQL never sorts
+ *    every span at once.
  * 3. Convert each CSV to `<table>.parquet` with DuckDB, explicit column types; the Parquet row count
  *    must equal COPY's row count.
  * 4. Write README.md, LICENSE and manifest.json (sizes, rows, SHA-256 of every data file), rename
@@ -17,14 +19,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { Transform, type TransformCallback } from 'node:stream';
+import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { nzToday } from '../../src/domain/days.js';
 import { makeProgress, type Progress } from '../progress.js';
 import { EXPORT_TABLES, type ExportTable } from './columns.js';
-import { countSelect, exportSelect } from './sources.js';
+import { countSelect, exportSelect, TABLE_SOURCES, type IdRange } from './sources.js';
 import { csvToParquet, openDuckDb, type DuckDb } from './parquet.js';
 import { exportLicense, exportReadme, LICENCE } from './attribution.js';
 import {
@@ -81,6 +83,8 @@ export interface ExportOptions {
   serviceUrl?: string;
   /** DuckDB memory limit, e.g. `'1GB'` (default `'1GB'`). */
   duckdbMemoryLimit?: string;
+  /** Listings per COPY of the tables read by listing-id ranges (price_spans; default {@link DEFAULT_CHUNK_LISTINGS}). */
+  chunkListings?: number;
   /** DuckDB worker threads (default 2). */
   duckdbThreads?: number;
   /**
@@ -106,38 +110,61 @@ export interface ExportResult {
   seconds: { csv: number; parquet: number; total: number };
 }
 
-/** A stream transform counting newline bytes (progress only: quoted newlines count too). */
-class LineCounter extends Transform {
-  constructor(private readonly onLines: (n: number) => void) {
-    super();
-  }
-  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
-    let n = 0;
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) n++;
-    if (n) this.onLines(n);
-    cb(null, chunk);
-  }
+/** Listings per COPY of a table read by listing-id ranges (TableSource.chunkBy), by default. */
+export const DEFAULT_CHUNK_LISTINGS = 2000;
+
+/**
+ * The listing-id ranges a chunked table is read in, `chunk` listings each, from the snapshot's
+ * listing table: the first and last are open-ended, so every row falls in exactly one.
+ */
+async function listingRanges(client: pg.PoolClient, chunk: number): Promise<IdRange[]> {
+  const { rows } = await client.query<{ id: number }>(
+    'SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM listing) x WHERE n % $1 = 1 AND n > 1 ORDER BY id',
+    [chunk],
+  );
+  const bounds = rows.map((r) => r.id);
+  return [null, ...bounds].map((from, i) => ({ from, to: bounds[i] ?? null }));
 }
 
 /**
- * Streams the CSV of `table` (header row included) from PostgreSQL through gzip into `file`.
+ * Streams the CSV of `table` (header row included) from PostgreSQL through gzip into `file`. A
+ * table with a `chunkBy` column is read by listing-id ranges ({@link listingRanges}), one COPY each
+ * (the header from the first), so PostgreSQL sorts one range at a time; the bytes are the same as
+ * one COPY of the whole table (the ranges follow the table's order).
  * @returns COPY's row count (data rows, the header not counted).
  */
-async function copyTableCsv(client: pg.PoolClient, table: ExportTable, file: string, bar: Progress | null): Promise<number> {
-  const copy = client.query(copyTo(`COPY (${exportSelect(table)}) TO STDOUT WITH (FORMAT csv, HEADER true, ENCODING 'UTF8')`));
+async function copyTableCsv(client: pg.PoolClient, table: ExportTable, file: string, bar: Progress | null, chunkListings: number): Promise<number> {
+  const source = TABLE_SOURCES[table.name];
+  const ranges: (IdRange | null)[] = source?.chunkBy ? await listingRanges(client, chunkListings) : [null];
   const gzip = zlib.createGzip({ level: 6 });
   const out = fs.createWriteStream(file);
-  if (bar) {
-    let seen = -1; // the header line
-    await pipeline(copy, new LineCounter((n) => {
-      const inc = seen < 0 ? n - 1 : n;
-      seen += n;
-      if (inc > 0) bar.increment(inc);
-    }), gzip, out);
-  } else {
-    await pipeline(copy, gzip, out);
+  const done = pipeline(gzip, out);
+  done.catch(() => {}); // awaited below; an early failure surfaces through the writes too
+  let rows = 0;
+  let seen = -1; // the header line
+  try {
+    for (let i = 0; i < ranges.length; i++) {
+      const header = i === 0;
+      const copy = client.query(copyTo(`COPY (${exportSelect(table, source, ranges[i])}) TO STDOUT WITH (FORMAT csv, HEADER ${header}, ENCODING 'UTF8')`));
+      for await (const chunk of copy as AsyncIterable<Buffer>) {
+        if (bar) {
+          let n = 0;
+          for (let k = chunk.indexOf(10); k !== -1; k = chunk.indexOf(10, k + 1)) n++;
+          const inc = seen < 0 ? n - 1 : n;
+          seen += n;
+          if (inc > 0) bar.increment(inc);
+        }
+        if (!gzip.write(chunk)) await once(gzip, 'drain');
+      }
+      rows += copy.rowCount;
+    }
+    gzip.end();
+    await done;
+  } catch (e) {
+    gzip.destroy();
+    throw e;
   }
-  return copy.rowCount;
+  return rows;
 }
 
 /**
@@ -208,7 +235,7 @@ export async function runExport(pool: pg.Pool, options: ExportOptions): Promise<
     for (const table of EXPORT_TABLES) {
       const file = path.join(staging, `${table.name}.csv.gz`);
       try {
-        rows[table.name] = await copyTableCsv(client, table, file, bar);
+        rows[table.name] = await copyTableCsv(client, table, file, bar, options.chunkListings ?? DEFAULT_CHUNK_LISTINGS);
       } catch (e) {
         connectionBroken = true; // a COPY interrupted half-way leaves the connection unusable
         throw e;

@@ -38,7 +38,8 @@
  * - `listing_day_stats` (not exported) are recomputed from the store spans: for each day within a
  *   store span that is a collection day of its chain, estimated as a first or last day of any of
  *   the chain's store spans; min, median (src/domain/median.ts rule, as ingest) and max shelf price
- *   and the number of stores. Exact when every store of a chain is collected (snapshot) on the same
+ *   and the number of stores (swept span by span in ./day-stats.ts, issue 19: proportional to the
+ *   spans, not to stores × listings × days). Exact when every store of a chain is collected (snapshot) on the same
  *   days and each such day starts or ends some span of the chain; it can differ when a chain's
  *   collection day changed no price and ended no span anywhere (that day is missing), when a store
  *   was not collected on a chain's day (counted anyway, with its unchanged price), or for days
@@ -82,7 +83,7 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { EXPORT_TABLES, exportTable, POSTGRES_TYPE, quoteIdent, type ColumnType, type ExportTable } from './columns.js';
-import { spanToSql, storeLastDay } from '../../src/services/span-sql.js';
+import { rebuildDayStats } from './day-stats.js';
 import {
   byteCounter,
   countCsvRows,
@@ -339,18 +340,9 @@ async function load(
       derive.increment();
 
       // 5. Daily store statistics, as ingest writes them, on the chain's (estimated) collection days.
-      const stats = await client.query(
-        `INSERT INTO listing_day_stats (listing_id, day, min, med, max, n)
-         WITH sp AS (
-           SELECT sp.listing_id, sp.first_day, ${spanToSql('sp', storeLastDay('st'))} AS last_day, sp.price, st.retailer_id
-           FROM store_price_span sp JOIN store st ON st.id = sp.store_id),
-         days AS (SELECT retailer_id, first_day AS day FROM sp UNION SELECT retailer_id, last_day FROM sp)
-         SELECT sp.listing_id, d.day, min(sp.price), round(percentile_cont(0.5) WITHIN GROUP (ORDER BY sp.price)::numeric)::int,
-           max(sp.price), count(*)
-         FROM sp CROSS JOIN LATERAL generate_series(sp.first_day, sp.last_day, interval '1 day') AS g(ts)
-         JOIN days d ON d.retailer_id = sp.retailer_id AND d.day = g.ts::date
-         GROUP BY sp.listing_id, d.day`,
-      );
+      // Swept from the spans listing by listing (./day-stats.ts): work proportional to the spans and
+      // the rows written, not to stores × listings × days.
+      const stats = await rebuildDayStats(client);
       derive.increment();
 
       // 6. Product attributes from their listings, exactly as the matching worker computes them.
@@ -365,7 +357,7 @@ async function load(
         products: products.rowCount ?? 0,
         nationalSpans: national.rowCount ?? 0,
         storeSpans: storeSpans.rowCount ?? 0,
-        dayStats: stats.rowCount ?? 0,
+        dayStats: stats,
       };
     } catch (e) {
       if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));

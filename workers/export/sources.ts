@@ -37,6 +37,19 @@ export interface TableSource {
   from: string;
   /** The deterministic row order (an ORDER BY list). */
   orderBy: string;
+  /**
+   * The column (an SQL expression over `from`, a listing id) the export reads the table by, in
+   * ranges of listing ids (issue 19: no sort of every row at once); it must lead `orderBy`, so the
+   * ranges' rows concatenated are the whole table's rows in the same order. `from` then has no
+   * `WHERE` of its own. Absent: one query.
+   */
+  chunkBy?: string;
+}
+
+/** A half-open range of listing ids `[from, to)`; a null bound is open. */
+export interface IdRange {
+  from: number | null;
+  to: number | null;
 }
 
 
@@ -139,6 +152,8 @@ export const TABLE_SOURCES: Record<ExportTable['name'], TableSource | null> = {
     ) u`,
     // national before store ('national' < 'store'), then store id, oldest span first.
     orderBy: 'u.listing_id, u.scope, u.store_id NULLS FIRST, u.first_day, u.id',
+    // Read by listing-id ranges (the condition reaches both branches and their listing indexes).
+    chunkBy: 'u.listing_id',
   },
   index_daily: {
     columns: {
@@ -218,7 +233,7 @@ function csvExpression(expr: string, type: ColumnType): string {
  * rendered by the CSV conventions; zero rows when the table has no source.
  * @throws when the source lacks a catalogue column or has one the catalogue does not list.
  */
-export function exportSelect(table: ExportTable, source: TableSource | null = TABLE_SOURCES[table.name]): string {
+export function exportSelect(table: ExportTable, source: TableSource | null = TABLE_SOURCES[table.name], range: IdRange | null = null): string {
   if (!source) {
     const cols = table.columns.map((c) => `${csvExpression(`NULL::${PG_TYPE[c.type]}`, c.type)} AS ${ident(c.name)}`);
     return `SELECT ${cols.join(', ')} WHERE false`;
@@ -230,7 +245,16 @@ export function exportSelect(table: ExportTable, source: TableSource | null = TA
     throw new Error(`export source of ${table.name} does not match the catalogue (missing: ${missing.join(', ') || '-'}; extra: ${extra.join(', ') || '-'})`);
   }
   const cols = table.columns.map((c) => `${csvExpression(source.columns[c.name], c.type)} AS ${ident(c.name)}`);
-  return `SELECT ${cols.join(',\n  ')}\nFROM ${source.from}\nORDER BY ${source.orderBy}`;
+  const bounds = range && source.chunkBy ? rangeCondition(source.chunkBy, range) : null;
+  return `SELECT ${cols.join(',\n  ')}\nFROM ${source.from}${bounds ? `\nWHERE ${bounds}` : ''}\nORDER BY ${source.orderBy}`;
+}
+
+/** SQL of `expr` within `range` (integer bounds inlined: COPY takes no parameters); null when unbounded. */
+function rangeCondition(expr: string, range: IdRange): string | null {
+  const parts: string[] = [];
+  if (range.from !== null) parts.push(`${expr} >= ${Math.trunc(range.from)}`);
+  if (range.to !== null) parts.push(`${expr} < ${Math.trunc(range.to)}`);
+  return parts.length ? parts.join(' AND ') : null;
 }
 
 /** `SELECT count(*)` of a table's rows (0 without a source), for progress totals. */

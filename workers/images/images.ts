@@ -29,6 +29,7 @@ import type pg from 'pg';
 import sharp from 'sharp';
 import { imageDigest, imageFileOf, imagePathOf, thumbnailPathOf } from '../../src/domain/images.js';
 import { inTransaction } from '../../src/db/transaction.js';
+import { bumpDataVersion } from '../../src/db/data-version.js';
 import { lockMatching, refreshProducts } from '../match/store.js';
 import { makeProgress } from '../progress.js';
 import { convertImage, DEFAULT_MAX_PIXELS } from './convert.js';
@@ -296,5 +297,7 @@ async function linkListings(pool: pg.Pool, report: ImageReport): Promise<void> {
     report.listingIds = rows.map((r) => r.id).sort((a, b) => a - b);
     const products = [...new Set(rows.flatMap((r) => (r.product_id === null ? [] : [r.product_id])))];
     if (products.length > 0) report.products = (await refreshProducts(tx, products)).updated.length;
+    // Listings and products now name their images: the data version moves with them.
+    if (rows.length > 0) await bumpDataVersion(tx, `images ${rows.length} listings`);
   });
 }

@@ -67,6 +67,7 @@ import {
 } from '../../src/domain/price-index.js';
 import { nationalLastDay, spanToSql } from '../../src/services/span-sql.js';
 import { inTransaction } from '../../src/db/transaction.js';
+import { bumpDataVersion } from '../../src/db/data-version.js';
 import { makeProgress } from '../progress.js';
 import { copyCell, copyRows } from '../copy-rows.js';
 import { syncBasket, type BasketSyncReport } from './basket.js';
@@ -192,7 +193,16 @@ export async function runIndex(pool: pg.Pool, opts: IndexOptions = {}): Promise<
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await inTransaction(client, (tx) => computeRun(tx, opts, today), { setup: 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ' });
+          const report = await inTransaction(client, (tx) => computeRun(tx, opts, today), { setup: 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ' });
+          // The data version moves with the index (days computed, anchors, basket, official months),
+          // right after the commit, not inside: under REPEATABLE READ, updating the version row that
+          // an ingest bumped since the snapshot would fail the run (src/db/data-version.ts).
+          const { rows: r, basket: b } = report;
+          if (report.mode !== 'unchanged' || report.days > 0 || report.reanchored || report.official > 0 ||
+            r.itemDays + r.indexDays + r.reanchored + r.links + b.changed + b.retired > 0) {
+            await bumpDataVersion(client, `index ${report.mode}`);
+          }
+          return report;
         } catch (e) {
           if ((e as { code?: string }).code !== SERIALIZATION_FAILURE || attempt >= 3) throw e;
         }

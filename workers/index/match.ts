@@ -44,6 +44,7 @@
  */
 import type pg from 'pg';
 import { inTransaction } from '../../src/db/transaction.js';
+import { bumpDataVersion } from '../../src/db/data-version.js';
 import { loadBasket, type Basket, type BasketItem } from '../../src/domain/basket.js';
 import { matchInputOf, matchListing, type Candidate, type MatchInput } from '../../src/domain/basket-match.js';
 import { addDays } from '../../src/domain/days.js';
@@ -279,7 +280,16 @@ export async function runBasketMatching(pool: pg.Pool, opts: BasketMatchOptions 
     // The lock is taken before the transaction starts, so the run reads what a curator's command
     // committed while it waited.
     await client.query('SELECT pg_advisory_lock($1)', [BASKET_LOCK_KEY]);
-    return await inTransaction(client, (tx) => run(tx, basket, opts), { rollback: opts.dryRun === true });
+    return await inTransaction(client, async (tx) => {
+      const report = await run(tx, basket, opts);
+      // The data version moves with the matches and the basket (a dry run rolls it back). Not "any
+      // write": the run classifies listings' kinds as it goes.
+      const r = report;
+      if (r.matched + r.rematched + r.unmatched + r.updated + r.decisions + r.basket.changed + r.basket.retired > 0) {
+        await bumpDataVersion(tx, 'basket-match');
+      }
+      return report;
+    }, { rollback: opts.dryRun === true });
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [BASKET_LOCK_KEY]).catch(() => {});
     client.release();

@@ -32,6 +32,7 @@ import { isDay, isFutureDay, nzToday } from '../../src/domain/days.js';
 import { validateObservation, ObservationError, type RawRecord } from './format.js';
 import { makeProgress } from '../progress.js';
 import { inTransaction } from '../../src/db/transaction.js';
+import { bumpDataVersion } from '../../src/db/data-version.js';
 
 /** Options of one ingest call. */
 export interface IngestOptions {
@@ -205,8 +206,12 @@ export async function ingest(
     const t2 = performance.now();
     const bar = makeProgress(opts.progress, 'ingest days', days.length);
     for (const day of days) {
-      // One transaction per day, on the held connection (its temporary tables and advisory locks).
-      await inTransaction(client, (tx) => mergeDayInSql(tx, day, mode, opts.afterGap === true, opts.source ?? null));
+      // One transaction per day, on the held connection (its temporary tables and advisory locks);
+      // the day's data version bump commits with it (src/db/data-version.ts).
+      await inTransaction(client, async (tx) => {
+        await mergeDayInSql(tx, day, mode, opts.afterGap === true, opts.source ?? null);
+        await bumpDataVersion(tx, `ingest ${day}${opts.source ? ` (${opts.source})` : ''}`);
+      });
       bar.increment();
     }
     bar.stop();

@@ -14,6 +14,7 @@
  */
 import type pg from 'pg';
 import { inTransaction } from '../../src/db/transaction.js';
+import { bumpDataVersion } from '../../src/db/data-version.js';
 import { dataVersion } from './version.js';
 import { buildStoreViews } from './stores.js';
 import { buildChainViews } from './chains.js';
@@ -74,6 +75,9 @@ export async function runViews(pool: pg.Pool, opts: { full?: boolean; progress?:
       );
       views[name] = { built: true, seconds, report };
     }
+    // The one data version (src/db/data-version.ts, not this module's digest) moves with the views.
+    const built = VIEW_NAMES.filter((n) => views[n].built);
+    if (built.length > 0) await bumpDataVersion(client, `views ${built.join(',')}`);
     return { version, views, seconds: (performance.now() - t0) / 1000 };
   });
 }

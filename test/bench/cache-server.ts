@@ -1,0 +1,71 @@
+/**
+ * HTTP servers for the response-cache bench (test/bench/cache.ts), each in a child process of its
+ * own so that the load client and the server under test do not share an event loop:
+ *
+ * - `app <database url> <cache bytes>`: the real server (facades/server.ts createServer) over the
+ *   bench's database, logging off, the per-IP budget raised out of the way (one client sends every
+ *   request), CACHE_MAX_BYTES as given (0: the cache off).
+ * - `bare <file>…`: the anchor, a bare `node:http` server answering `GET /<i>` with the bytes of
+ *   the i-th file (the very bytes the API answered for the bench's i-th URL), with the API's kind
+ *   of headers (JSON type, Cache-Control, CORS, ETag, Vary), keep-alive as Node's default.
+ *
+ * Each prints one line `{"port": N}` on stdout once it listens on 127.0.0.1 (a free port), and
+ * stops on SIGTERM or when its parent goes away (stdin closes).
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const [mode, ...args] = process.argv.slice(2);
+
+function announce(port: number): void {
+  process.stdout.write(`${JSON.stringify({ port })}\n`);
+}
+
+function exitWithParent(stop: () => Promise<void>): void {
+  const done = () => void stop().finally(() => process.exit(0));
+  process.stdin.on('end', done);
+  process.stdin.on('error', done);
+  process.stdin.resume();
+  process.once('SIGTERM', done);
+  process.once('SIGINT', done);
+}
+
+if (mode === 'bare') {
+  const bodies = args.map((f) => fs.readFileSync(f));
+  const server = http.createServer((req, res) => {
+    const b = bodies[Number((req.url ?? '/').slice(1))];
+    if (!b) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': b.length,
+      'cache-control': 'public, max-age=300',
+      'access-control-allow-origin': '*',
+      etag: '"0123456789012345678901234567"',
+      vary: 'Accept-Encoding',
+    });
+    res.end(b);
+  });
+  server.keepAliveTimeout = 72_000;
+  server.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
+  exitWithParent(() => new Promise((resolve) => server.close(() => resolve())));
+} else if (mode === 'app' && args.length === 2) {
+  const { openDatabase } = await import('../../src/db/database.js');
+  const { loadEnv } = await import('../../src/env.js');
+  const { createServer } = await import('../../facades/server.js');
+  const db = await openDatabase({ databaseUrl: args[0], embeddedDir: '', embeddedPort: 0, migrate: false });
+  const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'production', CACHE_MAX_BYTES: args[1] });
+  const app = await createServer({ db, env, rateLimit: { perMinute: 1e9, perDay: 1e9 } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  announce((app.server.address() as AddressInfo).port);
+  exitWithParent(async () => {
+    await app.close();
+    await db.close();
+  });
+} else {
+  console.error('usage: cache-server.ts bare <file>… | app <database url> <cache bytes>');
+  process.exit(2);
+}

@@ -1,0 +1,94 @@
+/**
+ * `npm run synth -- --stores 500 --listings 20000 --days 365 [--database URL] [--replace]
+ * [--no-stats] [--views]`: writes the national SYNTHETIC panel (./panel.ts) into a database of its
+ * own. Without `--database`, the database `synthetic` on DATABASE_URL's server (else
+ * TEST_DATABASE_URL's, else postgresql://postgres@127.0.0.1:5432/postgres), created when missing;
+ * either way migrated with the project's runner (src/db/migrate.ts) first. `--views` also builds the
+ * derived views (workers/levels/run.ts, full); otherwise the command is printed. Exit code 2 when
+ * the database holds real data (nothing written).
+ */
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { migrate } from '../../src/db/migrate.js';
+import { runViews } from '../levels/run.js';
+import { generatePanel, SynthRefusedError } from './panel.js';
+
+const USAGE = `usage: npm run synth -- --stores <n> --listings <n per chain> --days <n> [--start YYYY-MM-DD]
+       [--database URL] [--replace] [--no-stats] [--views]`;
+
+/** The target database's URL: `--database`, else `synthetic` on the configured server (created when missing). */
+async function targetUrl(given: string | undefined): Promise<string> {
+  if (given) return given;
+  const server = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const url = new URL(server);
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', ['synthetic']);
+    if (!exists.rowCount) {
+      await admin.query('CREATE DATABASE synthetic');
+      console.log(`created database synthetic on ${url.host}`);
+    }
+  } finally {
+    await admin.end();
+  }
+  url.pathname = '/synthetic';
+  return url.toString();
+}
+
+/** Runs the command; @returns the exit code. */
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      stores: { type: 'string' }, listings: { type: 'string' }, days: { type: 'string' }, start: { type: 'string' },
+      database: { type: 'string' }, replace: { type: 'boolean' }, 'no-stats': { type: 'boolean' }, views: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const int = (v: string | undefined, name: string, def: number) => {
+    const n = v === undefined ? def : Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer\n${USAGE}`);
+    return n;
+  };
+  const opts = {
+    stores: int(values.stores, 'stores', 500), listings: int(values.listings, 'listings', 20000), days: int(values.days, 'days', 365),
+    start: values.start, stats: !values['no-stats'], replace: values.replace ?? false,
+  };
+  const url = await targetUrl(values.database);
+  const shown = new URL(url);
+  shown.password = shown.password ? '***' : '';
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const t0 = performance.now();
+  try {
+    const applied = await migrate(pool);
+    if (applied.length) console.log(`migrated ${shown}: ${applied.length} migrations`);
+    console.log(`SYNTHETIC panel (generated, not real prices): ${opts.stores} stores, ${opts.listings} listings per chain, ${opts.days} days → ${shown}`);
+    const r = await generatePanel(pool, opts, (line) => console.log(`  ${line}`));
+    const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+    console.log(`done in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${r.start} … ${r.lastDay}`);
+    console.log(`  tables: ${Object.entries(r.bytes).sort((a, b) => b[1] - a[1]).map(([t, b]) => `${t} ${mib(b)}`).join(', ')}`);
+    if (values.views) {
+      const t = performance.now();
+      const v = await runViews(pool, { full: true });
+      console.log(`  derived views built in ${((performance.now() - t) / 1000).toFixed(1)} s (${Object.keys(v.views).join(', ')})`);
+    } else {
+      console.log(`  derived views: DATABASE_URL='${shown}' npm run worker -- views --full`);
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof SynthRefusedError) {
+      console.error(`refused: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  } finally {
+    await pool.end();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
