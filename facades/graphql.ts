@@ -13,8 +13,13 @@
  *   BAD_REQUEST, NOT_FOUND, UNAVAILABLE) are GraphQL errors and always come through with their
  *   message and `extensions.code`;
  * - a database outage (src/errors.ts isDatabaseUnavailable) is not masked as unexpected: it is an
- *   UNAVAILABLE error and the response is HTTP 503 with `Retry-After` (no-store, see server.ts).
+ *   UNAVAILABLE error and the response is HTTP 503 with `Retry-After` (no-store, see server.ts);
+ * - a malformed connection argument (a cursor Pothos cannot read: PothosValidationError) is the
+ *   caller's BAD_REQUEST, not an unexpected error;
+ * - automatic persisted queries (graphql/apq.ts): register a query by its sha256 hash, then send
+ *   the hash alone (GET-cacheable); an unknown hash is HTTP 404 PersistedQueryNotFound, no-store.
  */
+import { PothosValidationError } from '@pothos/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError as yogaMaskError } from 'graphql-yoga';
@@ -23,7 +28,9 @@ import type { Env } from '../src/env.js';
 import { isDatabaseUnavailable, Unavailable } from '../src/errors.js';
 import { schema } from '../src/graph/index.js';
 import { errorBody, UNAVAILABLE_MESSAGE } from './execute.js';
+import { apqPlugin } from './graphql/apq.js';
 import { fieldLimitsPlugin } from './graphql/field-limits.js';
+import { renderGraphiQLPage } from './http/graphiql.js';
 import { armorPlugin } from './graphql/limits.js';
 import { textArgumentsPlugin } from './graphql/text.js';
 
@@ -52,6 +59,12 @@ function isCoded(error: unknown): error is GraphQLError {
  * masked as by Yoga (`development`: with the original message) but never carry a stack trace.
  */
 export function maskGraphqlError(error: unknown, message: string, development = false): Error {
+  // Pothos' validation errors are GraphQLErrors without a code: checked before isCoded.
+  const cause = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  if (cause instanceof PothosValidationError) {
+    const located = error instanceof GraphQLError ? error : undefined;
+    return new GraphQLError(cause.message, { nodes: located?.nodes, path: located?.path, extensions: { code: 'BAD_REQUEST' } });
+  }
   if (isCoded(error)) return error;
   // A bare SyntaxError is Yoga's JSON.parse of a GET request's `variables` or `extensions`: the
   // client's malformed parameter (400), not an unexpected error. (A resolver's own JSON error arrives
@@ -87,11 +100,13 @@ export function registerGraphql(app: FastifyInstance, { db, env }: GraphqlOption
   const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }>({
     schema,
     graphqlEndpoint: '/graphql',
-    graphiql: true,
+    // GraphiQL from the installed package, no CDN (facades/http/graphiql.ts); `?query=` prefills it.
+    graphiql: { title: 'NZ Grocery Prices — GraphiQL' },
+    renderGraphiQL: renderGraphiQLPage,
     landingPage: false,
     cors: false, // @fastify/cors answers for every route
     maskedErrors: { isDev: development, maskError: maskGraphqlError },
-    plugins: [armorPlugin({ production }), fieldLimitsPlugin(), textArgumentsPlugin()],
+    plugins: [apqPlugin(), armorPlugin({ production }), fieldLimitsPlugin(), textArgumentsPlugin()],
     context: () => createContext(db),
     logging: {
       debug: (...args) => args.forEach((a) => app.log.debug(a)),
@@ -104,6 +119,12 @@ export function registerGraphql(app: FastifyInstance, { db, env }: GraphqlOption
   app.route({
     url: yoga.graphqlEndpoint,
     method: ['GET', 'POST'],
+    // After server.ts's global onSend: a persisted-query miss (the only 404 /graphql answers) must
+    // not be cached, or a cache would keep answering it after the client registers the query.
+    onSend: async (_req, reply, payload) => {
+      if (reply.statusCode === 404) reply.header('cache-control', 'no-store');
+      return payload;
+    },
     handler: async (req, reply) => {
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       response.headers.forEach((value, key) => {

@@ -3,7 +3,9 @@
  * registry), /healthz, /graphql (facades/graphql.ts), POST /mcp (facades/mcp), and the generated
  * descriptions /openapi.{json,yaml} and /llms{,-full}.txt (facades/meta), and the nightly export
  * files under /data/latest/ (facades/http/exports.ts; one day's cache lifetime), and the product
- * images under /images/ (facades/http/images.ts; immutable, a year). The per-IP budget
+ * images under /images/ (facades/http/images.ts; immutable, a year), and the pages for a browser —
+ * the front door /, the API reference /docs and the dashboard /dashboard — with every asset they
+ * load (facades/http/pages.ts; nothing from a CDN). The per-IP budget
  * (facades/http/ratelimit.ts) covers /api/v1/* and /mcp. CORS is open to every origin without
  * credentials; no cookies. Facades never query the database themselves: every read goes through
  * the graph.
@@ -19,6 +21,10 @@
  * Caching (api-spec "Caching": responses carry `public, max-age=300`): successes and the
  * request-determined errors of the contract, 400 and 404, carry it; every other error (429, 5xx,
  * 405, 408, 415, 431…) is `no-store`, so no cache keeps an outage, a refusal or a timeout.
+ *
+ * Response cache (facades/http/response-cache.ts; CACHE_MAX_BYTES, 0 = off): the REST operations'
+ * and MCP tools' 200 answers are kept per data version (src/db/data-version.ts, learnt by LISTEN)
+ * and written again without GraphQL or SQL; the hooks above apply to hits as to misses.
  *
  * Timeouts (src/env.ts HTTP_*): headers, whole request, keep-alive and socket inactivity are
  * bounded, so a slow-loris client cannot hold a connection open.
@@ -36,7 +42,9 @@ import { registerGraphql } from './graphql.js';
 import { registerCaching } from './http/caching.js';
 import { registerExportFiles } from './http/exports.js';
 import { registerImageFiles } from './http/images.js';
+import { registerPages } from './http/pages.js';
 import { registerRateLimit, type RateLimitOverrides } from './http/ratelimit.js';
+import { openResponseCache } from './http/response-cache.js';
 import { registerMcp } from './mcp/index.js';
 import { buildMetaDocuments, registerMeta } from './meta/index.js';
 import { operations } from './operations.js';
@@ -224,12 +232,15 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   app.addHook('onClose', async () => source.search?.close());
   const run = createExecutor(source);
   const documents = buildMetaDocuments(operations, publicBaseUrl(env), () => exportManifest(run));
-  registerRestRoutes(app, run, operations);
+  const cache = await openResponseCache(app, { run, pool: db.pool, maxBytes: env.CACHE_MAX_BYTES });
+  registerRestRoutes(app, run, operations, cache);
   await registerExportFiles(app, env.EXPORT_DIR);
   await registerImageFiles(app, env.IMAGE_DIR);
   registerMeta(app, documents);
+  // The pages for a browser: / (or a JSON index), /docs, /dashboard, and their assets (no CDN).
+  await registerPages(app, { documents, baseUrl: publicBaseUrl(env) });
   registerGraphql(app, { db: source, env });
-  await registerMcp(app, { run, operations, documents, env });
+  await registerMcp(app, { run: cache ? cache.executor(run) : run, operations, documents, env });
   methods.addMethodNotAllowed();
 
   return app;

@@ -4,7 +4,19 @@
  */
 import DataLoader from 'dataloader';
 import type pg from 'pg';
-import type { PrismaClient } from './generated/prisma/client.js';
+import type { Listing, PrismaClient, Product } from './generated/prisma/client.js';
+import type { HistoryColumns } from './domain/spans.js';
+import {
+  chainListingCounts,
+  chainListingPages,
+  listingHistories,
+  shelfProductPages,
+  type ChainListingsKey,
+  type ChainListingsPage,
+  type HistoryKey,
+  type ShelfProductsKey,
+  type ShelfProductsPage,
+} from './services/graph-relations.js';
 import {
   activeStoreCounts,
   currentNationalSpans,
@@ -87,6 +99,18 @@ export interface Loaders {
   genericShelf: DataLoader<number, string | null>;
   /** A product's row in the shelves view (shelf, per-unit price), by product id; null when not on a shelf. */
   productShelf: DataLoader<number, ProductShelfRow | null>;
+  /** A listing's price spans, national (store 0) or at one store (empty arrays when none). */
+  listingHistory: DataLoader<HistoryKey, HistoryColumns, string>;
+  /** A page of a shelf's linked products in the popular order (slug, first, after). */
+  shelfProductPage: DataLoader<ShelfProductsKey, ShelfProductsPage, string>;
+  /** A page of a chain's listings in id order (chain, filter, first, after). */
+  chainListings: DataLoader<ChainListingsKey, ChainListingsPage, string>;
+  /** How many of a chain's listings match a filter (chain, filter; paging ignored). */
+  chainListingCount: DataLoader<ChainListingsKey, number, string>;
+  /** Listing rows by id (null when unknown), for relations that find listings outside a Prisma query. */
+  listingRow: DataLoader<number, Listing | null>;
+  /** Product rows by id (null when unknown), for relations that find products outside a Prisma query. */
+  productRow: DataLoader<number, Product | null>;
 }
 
 /** What every resolver receives. */
@@ -165,6 +189,26 @@ export function createContext(db: ContextSource): Context {
       shelfProducts: shelfProductsLoader(pool),
       genericShelf: loader<string | null>((ids) => genericShelves(pool, ids), () => null),
       productShelf: loader<ProductShelfRow | null>((ids) => productShelfRows(pool, ids), () => null),
+      listingHistory: new DataLoader((keys: readonly HistoryKey[]) => listingHistories(pool, keys), {
+        cacheKeyFn: (k) => `${k.listingId}:${k.storeId}`,
+      }),
+      shelfProductPage: new DataLoader((keys: readonly ShelfProductsKey[]) => shelfProductPages(pool, keys), {
+        cacheKeyFn: (k) => `${k.slug}:${k.first}:${k.after}`,
+      }),
+      chainListings: new DataLoader((keys: readonly ChainListingsKey[]) => chainListingPages(pool, keys), {
+        cacheKeyFn: (k) => JSON.stringify([k.retailerId, k.q, k.brand, k.available, k.linked, k.first, k.after]),
+      }),
+      chainListingCount: new DataLoader((keys: readonly ChainListingsKey[]) => chainListingCounts(pool, keys), {
+        cacheKeyFn: (k) => JSON.stringify([k.retailerId, k.q, k.brand, k.available, k.linked]),
+      }),
+      listingRow: loader<Listing | null>(
+        async (ids) => new Map((await db.prisma.listing.findMany({ where: { id: { in: [...ids] } } })).map((l) => [l.id, l])),
+        () => null,
+      ),
+      productRow: loader<Product | null>(
+        async (ids) => new Map((await db.prisma.product.findMany({ where: { id: { in: [...ids] } } })).map((p) => [p.id, p])),
+        () => null,
+      ),
     },
   };
 }

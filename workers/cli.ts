@@ -32,6 +32,11 @@
  * error, printing one line `error: <message>` (a malformed file names its line); DEBUG=1 adds the
  * stack.
  *
+ * Every command that writes data the API serves moves the one data version (src/db/data-version.ts;
+ * API servers drop their response caches on it): the jobs themselves bump it in the transaction of
+ * their writes (ingest per day, match, basket-match, index, views, images, collect); the importers,
+ * the curators' commands and the search index updates bump it here once they are done.
+ *
  * `ingest` runs the matching worker once every file is ingested (and `import` once the import is
  * done), so new listings are linked across chains at once.
  *
@@ -46,6 +51,7 @@ import { loadEnv, ConfigError, publicBaseUrl, type Env } from '../src/env.js';
 import { ExportCheckError, ExportLockedError, runExport, type ExportResult } from './export/export.js';
 import { ExportImportError, importExport } from './export/import.js';
 import { openDatabase, type Database } from '../src/db/database.js';
+import { bumpDataVersion } from '../src/db/data-version.js';
 import { describeFailure, EmbeddedPostgresError } from '../src/db/embedded.js';
 import { ingest } from './ingest/ingest.js';
 import { ObservationError, readObservationFile } from './ingest/format.js';
@@ -170,6 +176,7 @@ async function main(argv: string[]): Promise<number> {
         } else {
           r = await setLocked(db.pool, id, command === 'lock', note);
         }
+        if (r.changed) await bumpDataVersion(db.pool, `${command} ${id}`);
         console.log(JSON.stringify(r, null, 2));
         if (env.ELASTICSEARCH_URL && r.changed && r.productId !== r.previousProductId) {
           await enqueueListings(db.pool, [r.listingId]);
@@ -184,6 +191,7 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'import': {
         const report = await importRealData(db.pool, env.DATA_DIR);
+        await bumpDataVersion(db.pool, 'import');
         console.log(JSON.stringify(report, null, 2));
         printMatch(await runMatching(db.pool));
         // An import writes listings in bulk: rebuild the Elasticsearch index rather than queue them.
@@ -198,7 +206,9 @@ async function main(argv: string[]): Promise<number> {
       case 'import-export': {
         const source = args.find((a) => !a.startsWith('--'));
         if (!source) throw new UsageError('import-export needs an export folder or a manifest URL');
-        console.log(JSON.stringify(await importExport(db.pool, source), null, 2));
+        const imported = await importExport(db.pool, source);
+        await bumpDataVersion(db.pool, 'import-export');
+        console.log(JSON.stringify(imported, null, 2));
         // Links come from the export; the run writes only what exports do not carry (sizes, generics).
         printMatch(await runMatching(db.pool));
         if (env.ELASTICSEARCH_URL) await reindex(env.ELASTICSEARCH_URL, env.ELASTICSEARCH_ALIAS, db);
@@ -237,6 +247,7 @@ async function main(argv: string[]): Promise<number> {
         } else {
           r = await basketLock(db.pool, id, command === 'basket-lock', note);
         }
+        if (r.changed) await bumpDataVersion(db.pool, `${command} ${id}`);
         console.log(JSON.stringify(r, null, 2));
         return 0;
       }
@@ -287,6 +298,8 @@ async function reindex(url: string, alias: string, db: Database): Promise<void> 
   const client = createElasticsearchClient({ url, requestTimeoutMs: 120_000, maxRetries: 3 });
   try {
     console.log(JSON.stringify(await reindexListings({ pool: db.pool, client, alias }), null, 2));
+    // Search answers come from the new index now: cached ones are stale.
+    await bumpDataVersion(db.pool, 'search-reindex');
   } finally {
     await client.close();
   }
@@ -301,6 +314,7 @@ async function syncSearch(url: string, alias: string, db: Database, stays: strin
       console.log(`search index: alias "${alias}" does not exist yet, ${s.pending} listings queued (run: npm run worker -- search-reindex)`);
     } else {
       console.log(`search index: ${s.indexed} listings written, ${s.deleted} removed`);
+      if (s.indexed + s.deleted > 0) await bumpDataVersion(db.pool, 'search-sync');
     }
   } catch (e) {
     throw new SearchUpdateError(`search index update failed, ${stays}: ${describeError(e)}`);

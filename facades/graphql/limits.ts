@@ -17,17 +17,30 @@ import type { Plugin } from 'graphql-yoga';
 /**
  * Deepest field nesting. The graph has cycles (Listing.product → Product.offers → Offer.listing →
  * …), so nesting is what an abusive document grows. 6 leaves the persisted documents (4) two levels
- * and admits the deepest useful walk, searchListings → product → offers → listing → stores → price.
+ * and admits the deepest useful walk, searchListings → product → offers → listing → stores → price,
+ * and one Relay connection level with its leaves (`edges { node { … } }` are two levels):
+ * retailers → stores → edges → node → levelSeries → level, or product → listings → edges → node →
+ * history → price. A connection inside a connection's node is refused (it would multiply pages).
  */
 export const MAX_DEPTH = 6;
 
 /**
- * Highest graphql-armor cost (object 2, scalar 1, each level ×1.5; list sizes are not counted).
- * The persisted documents cost at most 157 (get_product); a product with every offer's full listing
- * (stores, stats) costs about 300. 500 admits that and two big documents merged into one, and
- * refuses a handful of full listings under aliases.
+ * Highest graphql-armor cost (object 2, scalar 1, each level ×1.5; list sizes are not counted, but
+ * a Relay connection's literal `first` multiplies its selection).
+ *
+ * The budget of the graph for dashboards (issue 20; README "The graph for dashboards"): the
+ * persisted documents cost at most 157 (get_product) and a full listing (stores, stats) about 64;
+ * the issue's example `{ retailers { slug stores(first: 5) { edges { node { id level } } } }
+ * indexSeries(group: 0) { day raw } }` costs 130; a page of 100 stores with seven fields under the
+ * chains about 5,000; the dashboard document of test/integration/graph-connections.test.ts (index
+ * series and groups, 50 stores per chain, a product's listings with their histories, every shelf's
+ * first three products, ten deals) 2,811. 8,000 admits any one of those, or several panels
+ * together, and refuses three 100-store pages in one document. A `first` given by a variable counts
+ * once (graphql-armor sees no value); the page ceiling (100 a connection, src/graph/connections.ts)
+ * and the depth limit (one connection level below a list) bound it, and without page multipliers
+ * the token and alias limits bind before this one.
  */
-export const MAX_COST = 500;
+export const MAX_COST = 8_000;
 
 /**
  * Most aliases in one operation. The persisted documents alias for snake_case names (19 in

@@ -50,7 +50,9 @@ export function trackRoutes(app: FastifyInstance): MethodTracker {
         allowed.delete('OPTIONS');
         if (allowed.size === 0) continue;
         const allow = allowHeader(allowed);
-        const missing = STANDARD.filter((m) => !methods.has(m) && !(m === 'HEAD' && methods.has('GET')));
+        // A route registered without an onRoute call of its own (Fastify's trailing-slash twin of a
+        // plugin's prefix route, e.g. GET /docs/) is there all the same: never declared twice.
+        const missing = STANDARD.filter((m) => !methods.has(m) && !(m === 'HEAD' && methods.has('GET')) && !app.hasRoute({ method: m, url }));
         if (missing.length === 0) continue;
         app.route({
           method: missing,

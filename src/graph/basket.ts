@@ -97,6 +97,11 @@ const BasketMatchRef = builder.objectRef<BasketMatchView>('BasketMatch').impleme
         "The price that counts, cents on the item's comparison basis (to hundredths of a cent): per kg or litre for a per-unit item with a weight or volume pack, else per pack; a special counts, a club price does not.",
       resolve: (m) => m.basis,
     }),
+    listing: t.prismaField({
+      type: 'Listing',
+      description: 'The matched listing (issue 20: the graph for dashboards); the matches of every item are read in one batched statement.',
+      resolve: (query, m, _args, ctx) => ctx.prisma.listing.findUniqueOrThrow({ ...query, where: { id: m.listing_id } }),
+    }),
     pricedOn: t.field({
       type: 'Day',
       nullable: true,

@@ -1,12 +1,17 @@
 /**
  * History (price spans as parallel arrays) and RetailerHistory; root fields `listingHistory` and
- * `productHistory`. Spans oldest first; money in integer NZ cents; days `YYYY-MM-DD` (NZ).
+ * `productHistory`; the Listing field `history(store, from, to)` (issue 20), batched through the
+ * request's `listingHistory` loader (src/context.ts). Spans oldest first; money in integer NZ
+ * cents; days `YYYY-MM-DD` (NZ).
  */
 import { builder } from '../builder.js';
 import type { HistoryColumns } from '../domain/spans.js';
+import { BadRequest } from '../errors.js';
+import { clipHistory } from '../services/graph-relations.js';
 import { listingHistory, productHistory, type RetailerHistory } from '../services/history.js';
 
-const HistoryRef = builder.objectRef<HistoryColumns>('History').implement({
+/** The History type (price spans as parallel arrays), also Listing.history's. */
+export const HistoryRef = builder.objectRef<HistoryColumns>('History').implement({
   description: 'Price spans as parallel arrays: span i runs from from[i] to to[i] inclusive at price[i].',
   fields: (t) => ({
     from: t.expose('from', { type: ['Day'], description: 'First day of each span.' }),
@@ -44,3 +49,21 @@ builder.queryFields((t) => ({
     resolve: (_root, { id }, ctx) => productHistory(ctx.pool, id),
   }),
 }));
+
+builder.prismaObjectField('Listing', 'history', (t) =>
+  t.field({
+    type: HistoryRef,
+    description:
+      'Its price spans, oldest first: national (store 0) or at one store; with from and/or to, only the spans overlapping those days, clipped to them. Unknown store: empty arrays. BAD_REQUEST when from is after to.',
+    args: {
+      store: t.arg.int({ defaultValue: 0, description: 'Store id; 0 is the national series.' }),
+      from: t.arg({ type: 'Day', description: 'First day, inclusive (default: the first span).' }),
+      to: t.arg({ type: 'Day', description: 'Last day, inclusive (default: the last span).' }),
+    },
+    resolve: async (l, { store, from, to }, ctx) => {
+      if (from && to && from > to) throw new BadRequest(`from (${from}) is after to (${to})`);
+      const history = await ctx.loaders.listingHistory.load({ listingId: l.id, storeId: store ?? 0 });
+      return from || to ? clipHistory(history, from ?? null, to ?? null) : history;
+    },
+  }),
+);

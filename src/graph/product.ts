@@ -2,7 +2,8 @@
  * Product (the same item linked across chains) with Offer (one linked listing, a variant of the
  * Listing model), Alternative, Attribute and ProductStorePrice; root fields `product` and
  * `productStores`. Products are made by the matching worker, which also gives them their generic
- * (src/domain/kinds.ts); alternatives are the other products of that generic.
+ * (src/domain/kinds.ts); alternatives are the other products of that generic. `listings` is its
+ * linked listings as a Relay connection (issue 20), read in one batched statement for every product.
  */
 import { builder } from '../builder.js';
 import { attributesOf } from '../domain/kinds.js';
@@ -10,6 +11,7 @@ import { isAvailable, lastSeen, orderOffers } from '../domain/listings.js';
 import { NotFound } from '../errors.js';
 import type { ProductStorePrice } from '../services/product-prices.js';
 import type { ProductAlternative } from '../services/products.js';
+import { checkForward, CONNECTION_SIZE } from './connections.js';
 import { CurrentPriceRef } from './listing.js';
 import { dayString } from './scalars.js';
 
@@ -90,7 +92,8 @@ const OfferRef = builder.prismaObject('Listing', {
   }),
 });
 
-builder.prismaObject('Product', {
+/** The Product object type (exported for fields that return product rows found outside a Prisma query). */
+export const ProductRef = builder.prismaObject('Product', {
   description: 'The same item linked across chains.',
   fields: (t) => ({
     id: t.exposeInt('id'),
@@ -151,6 +154,17 @@ builder.prismaObject('Product', {
       select: (_args, _ctx, nestedSelection) => ({ listings: nestedSelection({ orderBy: { id: 'asc' } }) }),
       resolve: async (p, _args, ctx) =>
         orderOffers(p.listings, await Promise.all(p.listings.map((l) => ctx.loaders.currentPrice.load(l.id)))),
+    }),
+    listings: t.relatedConnection('listings', {
+      description: `Its linked listings (one per chain, or more), by id. first: 0 to ${CONNECTION_SIZE.max} (default ${CONNECTION_SIZE.default}); after: a cursor of the previous page.`,
+      cursor: 'id',
+      defaultSize: CONNECTION_SIZE.default,
+      maxSize: CONNECTION_SIZE.max,
+      totalCount: true,
+      query: (args) => {
+        checkForward(args);
+        return { orderBy: { id: 'asc' } };
+      },
     }),
     alternatives: t.field({
       type: [AlternativeRef],

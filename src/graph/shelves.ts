@@ -6,11 +6,13 @@
  * Listing and Product fields `shelf` and `perUnit`. The directory is src/domain/shelves.ts, the rows
  * the shelves view (src/services/shelves.ts); counts, shelves of generics, products' view rows and
  * prices come from the request's dataloaders (src/context.ts), so nested selections cost a fixed
- * number of statements. A page is read by the root field only (one statement).
+ * number of statements. A page is read by the root field only (one statement). A shelf's linked
+ * products are also a Relay connection (`products`, issue 20), a page of every requested shelf in
+ * one statement; its size is `productCount`.
  */
 import { builder } from '../builder.js';
 import type { ProductGroup } from '../domain/search-results.js';
-import { crumbs, children, getShelf, type Shelf } from '../domain/shelves.js';
+import { crumbs, children, getShelf, shelfSet, type Shelf } from '../domain/shelves.js';
 import { measureOfListing, unitPrice } from '../domain/unit-price.js';
 import { NotFound } from '../errors.js';
 import { productGroups, type OfferRow } from '../services/search-results.js';
@@ -26,7 +28,9 @@ import {
   type ShelfPageResult,
   type ShelfRetailerFacet,
 } from '../services/shelves.js';
+import { checkForward, connectionPage, CONNECTION_SIZE, pageSize, parseKeyCursor } from './connections.js';
 import { ListingRef } from './listing.js';
+import { ProductRef } from './product.js';
 
 /** The ShelfSort enum (api-spec ShelfPage params.sort). */
 export const ShelfSortEnum = builder.enumType('ShelfSort', {
@@ -45,9 +49,26 @@ ShelfRef.implement({
     label: t.exposeString('label'),
     depth: t.exposeInt('depth', { description: '1 department, 2 aisle, 3 curated sub-shelf.' }),
     parent: t.exposeString('parent', { nullable: true, description: 'Parent shelf slug; null at a department.' }),
-    products: t.int({
+    productCount: t.int({
       description: 'Products with a current offer on the shelf or below it (the shelves view, recomputed at most every ten minutes).',
       resolve: (s, _args, ctx) => ctx.loaders.shelfProducts.load(s.slug),
+    }),
+    products: t.connection({
+      type: ProductRef,
+      description:
+        `Linked products with a current offer on the shelf or below it, most widely stocked first (the popular order of the shelves view; listings not yet linked are on the shelf's page, \`shelf\`). first: 0 to ${CONNECTION_SIZE.max} (default ${CONNECTION_SIZE.default}); after: a cursor of the previous page (BAD_REQUEST when malformed). Cursors hold a product's place in the view, so they stay valid until the view is rebuilt.`,
+      resolve: async (s, args, ctx) => {
+        checkForward(args);
+        const after = parseKeyCursor('rank', args.after);
+        const page = await ctx.loaders.shelfProductPage.load({ slug: s.slug, leaves: shelfSet(s.slug), first: pageSize(args), after });
+        const rows = await ctx.loaders.productRow.loadMany(page.products.map((p) => p.productId));
+        const nodes = page.products.flatMap((p, i) => {
+          const node = rows[i];
+          if (node instanceof Error) throw node;
+          return node ? [{ key: p.rank, node }] : [];
+        });
+        return connectionPage(nodes, 'rank', after, page.hasNextPage);
+      },
     }),
     compareUnit: t.string({
       nullable: true,

@@ -239,8 +239,10 @@ export function graphqlProblems(seen: Seen): string[] {
     const what = seen.status >= 400 ? 'neither a GraphQL response nor an Error body' : 'not a GraphQL response object';
     return [...out, `${seen.status} body is ${what}: ${clip(seen.body)}`];
   }
-  // 405: a mutation over GET (GraphQL over HTTP), answered as a GraphQL response.
-  if (![200, 400, 405].includes(seen.status) && seen.status < 500) out.push(`unexpected HTTP ${seen.status} for a GraphQL response: ${clip(seen.body)}`);
+  // 405: a mutation over GET (GraphQL over HTTP), answered as a GraphQL response. 404: an
+  // automatic persisted query's unknown hash (PersistedQueryNotFound, facades/graphql/apq.ts).
+  const apqMiss = seen.status === 404 && Array.isArray(body.errors) && (body.errors as { extensions?: { code?: unknown } }[]).every((e) => e?.extensions?.code === 'PERSISTED_QUERY_NOT_FOUND');
+  if (![200, 400, 405].includes(seen.status) && !apqMiss && seen.status < 500) out.push(`unexpected HTTP ${seen.status} for a GraphQL response: ${clip(seen.body)}`);
   const unknown = Object.keys(body).filter((k) => !['data', 'errors', 'extensions'].includes(k));
   if (unknown.length) out.push(`GraphQL response has keys ${unknown.join(', ')}`);
   if (!('data' in body) && !('errors' in body)) out.push(`neither data nor errors: ${clip(seen.body)}`);

@@ -132,10 +132,14 @@ describe('shape limits', () => {
   it(`refuses a document costing more than ${MAX_COST}`, async () => {
     const full =
       'id name brand sizeText categoryPath current { day price promoPrice promoKind } ' +
-      'stores { storeId store lat lng day price promoPrice } stats { day min med max n } retailer { slug name stores }';
+      'stores { storeId store lat lng day price promoPrice } stats { day min med max n } retailer { slug name storeCount }';
     const aliased = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `l${i}: listing(id: ${listingId()}) { ${full} }`).join(' ')} }`;
     expect((await gql(app, aliased(1))).body.errors).toBeUndefined();
-    const r = await gql(app, aliased(8));
+    // A Relay page counts `first` times (graphql-armor multiplies a literal first): one page of 100
+    // stores under the chains fits, three of them do not.
+    const pages = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `r${i}: retailers { stores(first: 100) { edges { node { id name lat lng town area level } } } }`).join(' ')} }`;
+    expect((await gql(app, `${aliased(1).slice(0, -1)} ${pages(1).slice(1)}`)).body.errors).toBeUndefined();
+    const r = await gql(app, pages(3));
     expectRefused(r, new RegExp(`Cost limit of ${MAX_COST} exceeded`));
     expect(r.body.errors?.[0].extensions?.code).toBe('QUERY_TOO_COMPLEX');
   });

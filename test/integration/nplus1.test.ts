@@ -93,7 +93,9 @@ beforeAll(async () => {
     probeProductId,
     ids,
   ]);
-  app = await createServer({ db: { prisma: db.prisma, pool: countingPool(db.pool) }, env: loadEnv({ LOG_LEVEL: 'silent' }) });
+  // The response cache off (CACHE_MAX_BYTES=0): these cases count the statements of running the
+  // operations, and edit rows by hand between requests (no write job, so no data version bump).
+  app = await createServer({ db: { prisma: db.prisma, pool: countingPool(db.pool) }, env: loadEnv({ LOG_LEVEL: 'silent', CACHE_MAX_BYTES: '0' }) });
 });
 
 afterAll(async () => {
@@ -270,7 +272,7 @@ describe('query counts do not grow with result size', () => {
     const query = (q: string, n: number) => `{
       searchListings(q: "${q}", limit: ${n}) {
         id retailerSlug retailerName storesTotal storeCount available lastSeen
-        retailer { slug listings stores }
+        retailer { slug listingCount storeCount }
         current { price promoPrice }
         stores { storeId price }
         stats { day n }
@@ -435,7 +437,7 @@ describe('query counts of the chain and deals views do not grow with result size
       expect(large.pool, query).toBe(3);
       expect(large.prisma + large.pool, query).toBeLessThanOrEqual(6);
     }
-    const doc = (n: number) => `{ retailerBrowse(slug: "woolworths", limit: ${n}) { total retailer { slug listings } categories { label listings } listings { id available current { price } retailer { slug } } } }`;
+    const doc = (n: number) => `{ retailerBrowse(slug: "woolworths", limit: ${n}) { total retailer { slug listingCount } categories { label listings } listings { id available current { price } retailer { slug } } } }`;
     expectFlat(
       await measure(graphql(doc(2)), (d) => d.retailerBrowse.listings.length),
       await measure(graphql(doc(120)), (d) => d.retailerBrowse.listings.length),
@@ -561,10 +563,10 @@ describe('query counts of the shelves view do not grow with result size', () => 
       expect(large.pool).toBe(5);
       expect(large.prisma).toBeLessThanOrEqual(7);
       expect(await measure(rest('/api/v1/shelves'), (b: unknown[]) => b.length)).toMatchObject({ prisma: 0, pool: 1 });
-      const doc = (n: number) => `{ shelves { slug products children { slug products crumbs { slug products } children { slug products } } }
-        shelf(slug: "fridge-deli", limit: ${n}) { total shelf { products } crumbs { products } children { products }
-          products { productId best { price } perUnit offers { id perUnit current { price } shelf { slug products crumbs { slug } }
-            product { id perUnit shelf { slug products } } } } } }`;
+      const doc = (n: number) => `{ shelves { slug productCount children { slug productCount crumbs { slug productCount } children { slug productCount } } }
+        shelf(slug: "fridge-deli", limit: ${n}) { total shelf { productCount } crumbs { productCount } children { productCount }
+          products { productId best { price } perUnit offers { id perUnit current { price } shelf { slug productCount crumbs { slug } }
+            product { id perUnit shelf { slug productCount } } } } } }`;
       expectFlat(await measure(graphql(doc(2)), (d) => d.shelf.products.length), await measure(graphql(doc(40)), (d) => d.shelf.products.length));
     } finally {
       await db.pool.query(`DELETE FROM shelf_product; DELETE FROM shelf_count; DELETE FROM shelf_facet`);
@@ -577,6 +579,87 @@ describe('query counts of the shelves view do not grow with result size', () => 
         [products.map((r) => r.product_id), products.map((r) => r.product_generic)],
       );
       await db.pool.query(`DELETE FROM generic WHERE id = $1`, [generic[0].id]);
+    }
+  });
+});
+
+describe('query counts of nested dashboard queries (issue 20) do not grow with result size', () => {
+  /** 20 more active Woolworths stores with level panels (fixture metadata), removed afterwards. */
+  let added: number[] = [];
+  beforeAll(async () => {
+    const { rows } = await db.pool.query<{ id: number }>(
+      `INSERT INTO store (retailer_id, external_id, name, lat, lng, town, area, active, last_day)
+       SELECT r.id, 'n+1-' || k, 'N+1 store ' || k, -36.8, 174.7, 'Auckland', 'Auckland', true, '2025-05-03'
+       FROM retailer r, generate_series(1, 20) AS k WHERE r.slug = 'woolworths' RETURNING id`,
+    );
+    added = rows.map((r) => r.id);
+    await db.pool.query(
+      `INSERT INTO store_level (store_id, day, level, n_items, groups, spread, listings_priced, club, sale, multibuy)
+       SELECT id, '2025-05-03', 1 + id % 5 / 100.0, 25, '[]', array_fill(0, ARRAY[22]), 0, 0, 0, 0 FROM unnest($1::int[]) AS id`,
+      [added],
+    );
+    await db.pool.query(
+      `INSERT INTO index_day (group_id, day, raw, anchored, coverage, items, listings)
+       SELECT 0, d::date, 1000, NULL::float8, 0.5, 10, 20 FROM generate_series('2025-04-01'::date, '2025-05-03'::date, '1 day') AS d
+       ON CONFLICT DO NOTHING`,
+    );
+  });
+  afterAll(async () => {
+    await db.pool.query(`DELETE FROM store_level WHERE store_id = ANY($1::int[])`, [added]);
+    await db.pool.query(`DELETE FROM store WHERE id = ANY($1::int[])`, [added]);
+  });
+
+  const edges = (c: { edges: unknown[] }) => c.edges.length;
+
+  it('retailers → stores(first: 2 or 20) → id, level (and its series) beside the index series', async () => {
+    const issue = (n: number) => `{ retailers { slug stores(first: ${n}) { edges { node { id level } } } } indexSeries(group: 0) { day raw } }`;
+    const size = (d: { retailers: { stores: { edges: unknown[] } }[] }) => d.retailers.reduce((s, r) => s + edges(r.stores), 0);
+    const small = await measure(graphql(issue(2)), size);
+    const large = await measure(graphql(issue(20)), size);
+    expectFlat(small, large);
+    // Prisma: the chains with their stores' pages (one statement each); pool: the level panels, the index series.
+    expect(large.prisma + large.pool).toBeLessThanOrEqual(5);
+    const fuller = (n: number) => `{ retailers { slug storeCount stores(first: ${n}) { totalCount pageInfo { hasNextPage endCursor }
+        edges { node { id name day level nItems groups { code level } levelSeries(days: 7) { level } } } } }
+      indexSeries(group: 0, from: "2025-04-01", to: "2025-05-03") { day raw } }`;
+    expectFlat(await measure(graphql(fuller(2)), size), await measure(graphql(fuller(20)), size));
+  });
+
+  it('a chain\'s listings (2 or 50) and a product\'s listings (2 or 12) with prices, histories, deals and products', async () => {
+    const chain = (n: number) => `{ retailers { slug listings(first: ${n}, filter: { available: true }) { totalCount
+        edges { node { id name current { price } history(from: "2025-01-01") { from price } deals { kind } product { id name } } } } } }`;
+    const size = (d: { retailers: { listings: { edges: unknown[] } }[] }) => d.retailers.reduce((s, r) => s + edges(r.listings), 0);
+    const small = await measure(graphql(chain(2)), size);
+    const large = await measure(graphql(chain(50)), size);
+    expectFlat(small, large);
+    const product = (n: number) => `{ product(id: ${probeProductId}) { name listings(first: ${n}) { totalCount
+        edges { node { id retailerSlug current { price } history { price } atStore: history(store: 1) { price } stores { price } } } } } }`;
+    expectFlat(
+      await measure(graphql(product(2)), (d) => edges(d.product.listings)),
+      await measure(graphql(product(12)), (d) => edges(d.product.listings)),
+    );
+  });
+
+  it('the basket\'s matches with their listings and products (one item or every item)', async () => {
+    const { rows } = await db.pool.query<{ id: number }>(`SELECT id FROM basket_item WHERE active ORDER BY id LIMIT 3`);
+    const { rows: ls } = await db.pool.query<{ id: number }>(
+      `SELECT id FROM listing WHERE product_id IS NOT NULL AND id NOT IN (SELECT listing_id FROM basket_match) ORDER BY id LIMIT 6`,
+    );
+    await db.pool.query(
+      `INSERT INTO basket_match (item_id, listing_id, origin, valid_from) SELECT ($1::int[])[1 + ((k - 1) % 3)::int], l, 'manual', '2025-01-01'
+       FROM unnest($2::int[]) WITH ORDINALITY AS x(l, k)`,
+      [rows.map((r) => r.id), ls.map((r) => r.id)],
+    );
+    try {
+      const doc = (id: number) => `{ basketItem(id: ${id}) { matches { listingId price listing { id name retailerSlug product { id name } } } } }`;
+      const all = `{ basket { id matches { listingId price listing { id name retailerSlug product { id name } } } } }`;
+      const one = await measure(graphql(doc(rows[0].id)), (d) => d.basketItem.matches.length);
+      const every = await measure(graphql(all), (d) => d.basket.reduce((s: number, i: { matches: unknown[] }) => s + i.matches.length, 0));
+      expect(every.size).toBeGreaterThan(one.size);
+      expect(every.prisma).toBe(one.prisma);
+      expect(every.prisma + every.pool).toBeLessThanOrEqual(one.prisma + one.pool + 1);
+    } finally {
+      await db.pool.query(`DELETE FROM basket_match WHERE listing_id = ANY($1::int[])`, [ls.map((r) => r.id)]);
     }
   });
 });

@@ -26,7 +26,9 @@ import { mcpToolCall } from '../helpers/mcp-call.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+// The response cache off (CACHE_MAX_BYTES=0): the fixtures write rows by hand between requests,
+// which no write job does, so no data version bump tells a cache (response-cache.test.ts covers it).
+const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test', CACHE_MAX_BYTES: '0' });
 let db: TestDatabase;
 let app: FastifyInstance;
 let responses: ResponseValidator;
@@ -321,7 +323,7 @@ describe('browse_retailer: facades', () => {
     const r = await app.inject({
       method: 'POST',
       url: '/graphql',
-      payload: { query: '{ retailerBrowse(slug: "woolworths", c: ["Pantry"], limit: 3) { retailer { slug listings } path total categories { label listings } listings { id name available current { price } } } }' },
+      payload: { query: '{ retailerBrowse(slug: "woolworths", c: ["Pantry"], limit: 3) { retailer { slug listingCount } path total categories { label listings } listings { id name available current { price } } } }' },
     });
     const body = r.json();
     expect(body.errors).toBeUndefined();

@@ -439,8 +439,8 @@ describe('REST = GraphQL = MCP', () => {
     const r = await app.inject({
       method: 'POST', url: '/graphql',
       payload: {
-        query: `{ shelves { slug products children { slug products children { slug compareUnit } } }
-                  shelf(slug: "canned-tomatoes", sort: price, limit: 3) { total shelf { slug products } products { productId best { price retailer } perUnit
+        query: `{ shelves { slug products: productCount children { slug products: productCount children { slug compareUnit } } }
+                  shelf(slug: "canned-tomatoes", sort: price, limit: 3) { total shelf { slug products: productCount } products { productId best { price retailer } perUnit
                     offers { id perUnit shelf { slug crumbs { slug } } product { id perUnit shelf { slug } } } } } }`,
       },
     });
