@@ -74,6 +74,12 @@ export interface Budget {
    */
   consume(key: string, points?: number): Promise<BudgetDecision>;
   /**
+   * {@link Budget.consume} answered synchronously, present only when the budget is kept in process
+   * memory (no Redis): the same counting and decision without a promise per window (the hot path of
+   * every budgeted request).
+   */
+  readonly consumeNow?: (key: string, points?: number) => BudgetDecision;
+  /**
    * The state of `key`'s budget without counting anything (for responses that show the budget but
    * are not charged to it, such as /healthz and /graphql): always allowed.
    * @throws on a store error (the caller then sends no RateLimit headers).
@@ -99,11 +105,20 @@ class InsuranceMemory extends RateLimiterMemory {
 }
 
 function stateOf(spec: WindowSpec, res: RateLimiterRes, refused: boolean): WindowState {
+  return windowState(spec, res.consumedPoints, res.msBeforeNext, refused);
+}
+
+/**
+ * One window's state from its count and the milliseconds before it resets (a literal of one fixed
+ * shape: this runs twice per request).
+ */
+function windowState(spec: WindowSpec, consumed: number, msBeforeNext: number, refused: boolean): WindowState {
   // msBeforeNext is -1 for a key without expiry (never the case here); fall back to the full window.
-  const ms = res.msBeforeNext >= 0 ? res.msBeforeNext : spec.seconds * 1000;
+  const ms = msBeforeNext >= 0 ? msBeforeNext : spec.seconds * 1000;
   return {
-    ...spec,
-    remaining: Math.max(0, spec.points - res.consumedPoints),
+    points: spec.points,
+    seconds: spec.seconds,
+    remaining: Math.max(0, spec.points - consumed),
     resetSeconds: Math.min(spec.seconds, Math.max(1, Math.ceil(ms / 1000))),
     refused,
   };
@@ -111,17 +126,61 @@ function stateOf(spec: WindowSpec, res: RateLimiterRes, refused: boolean): Windo
 
 /** Picks the tighter window and the retry delay from per-window states (pure; exported for tests). */
 export function decide(windows: WindowState[]): BudgetDecision {
-  const tighter = windows.reduce((a, b) =>
-    b.remaining < a.remaining || (b.remaining === a.remaining && b.resetSeconds > a.resetSeconds) ? b : a,
-  );
-  const allowed = windows.every((w) => !w.refused);
-  const exhausted = windows.filter((w) => w.remaining === 0);
-  return {
-    allowed,
-    tighter,
-    retryAfterSeconds: allowed ? null : Math.max(...exhausted.map((w) => w.resetSeconds)),
-    windows,
-  };
+  // Plain loops (no closures or intermediate arrays): this runs on every budgeted request.
+  let tighter = windows[0];
+  let allowed = !tighter.refused;
+  let retry = tighter.remaining === 0 ? tighter.resetSeconds : -Infinity;
+  for (let i = 1; i < windows.length; i++) {
+    const b = windows[i];
+    if (b.remaining < tighter.remaining || (b.remaining === tighter.remaining && b.resetSeconds > tighter.resetSeconds)) tighter = b;
+    if (b.refused) allowed = false;
+    if (b.remaining === 0 && b.resetSeconds > retry) retry = b.resetSeconds;
+  }
+  return { allowed, tighter, retryAfterSeconds: allowed ? null : retry, windows };
+}
+
+/** One fixed window's count for one key (see {@link MemoryWindow}). */
+interface MemoryRecord {
+  value: number;
+  expiresAt: number;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * One window of the memory-only budget, answered synchronously: rate-limiter-flexible's
+ * RateLimiterMemory (MemoryStorage `incrby`/`get`, no block duration, not executed evenly) without
+ * a promise and a RateLimiterRes per call. A key's window starts at its first counted request and
+ * lasts `seconds`; the record is dropped by an unref'd timer when the window ends (and replaced by
+ * a new window when counted after its end, should the timer not have run yet).
+ */
+class MemoryWindow {
+  private readonly records = new Map<string, MemoryRecord>();
+  private readonly ms: number;
+
+  constructor(private readonly spec: WindowSpec) {
+    this.ms = spec.seconds * 1000;
+  }
+
+  /** Counts `points` for `key` at `now` and returns the window's state (refused when over). */
+  consume(key: string, points: number, now: number): WindowState {
+    const r = this.records.get(key);
+    if (r !== undefined && r.expiresAt - now > 0) {
+      r.value += points;
+      return windowState(this.spec, r.value, r.expiresAt - now, r.value > this.spec.points);
+    }
+    if (r !== undefined) clearTimeout(r.timer);
+    const timer = setTimeout(() => this.records.delete(key), this.ms);
+    timer.unref();
+    this.records.set(key, { value: points, expiresAt: now + this.ms, timer });
+    return windowState(this.spec, points, this.ms, points > this.spec.points);
+  }
+
+  /** The window's state for `key` without counting (as RateLimiterMemory `get`). */
+  peek(key: string, now: number): WindowState {
+    const r = this.records.get(key);
+    if (r === undefined) return { ...this.spec, remaining: this.spec.points, resetSeconds: this.spec.seconds, refused: false };
+    return windowState(this.spec, r.value, r.expiresAt - now, false);
+  }
 }
 
 /** Builds the budget; Redis-backed (with memory insurance) when `redis` is given. */
@@ -133,9 +192,34 @@ export function createBudget({ windows, keyPrefix, redis, onFallback }: BudgetOp
     fallbackReported = true;
     onFallback?.();
   };
+  const policy = windows.map((w) => `${w.points};w=${w.seconds}`).join(', ');
+  if (!redis) {
+    // Process memory only: every window answered synchronously (see MemoryWindow).
+    const memory = windows.map((w) => new MemoryWindow(w));
+    const consumeNow = (key: string, points = 1): BudgetDecision => {
+      const now = Date.now();
+      const states = new Array<WindowState>(memory.length);
+      for (let i = 0; i < memory.length; i++) states[i] = memory[i].consume(key, points, now);
+      return decide(states);
+    };
+    return {
+      windows,
+      policy,
+      storeRecovered() {
+        fallbackReported = false;
+      },
+      consumeNow,
+      async peek(key) {
+        const now = Date.now();
+        return { ...decide(memory.map((m) => m.peek(key, now))), allowed: true, retryAfterSeconds: null };
+      },
+      async consume(key, points = 1) {
+        return consumeNow(key, points);
+      },
+    };
+  }
   const limiters = windows.map((w) => {
     const opts = { points: w.points, duration: w.seconds, keyPrefix: `${keyPrefix}:${w.seconds}` };
-    if (!redis) return new RateLimiterMemory(opts);
     return new RateLimiterRedis({
       ...opts,
       storeClient: redis,
@@ -147,7 +231,7 @@ export function createBudget({ windows, keyPrefix, redis, onFallback }: BudgetOp
 
   return {
     windows,
-    policy: windows.map((w) => `${w.points};w=${w.seconds}`).join(', '),
+    policy,
     storeRecovered() {
       fallbackReported = false;
     },
@@ -192,6 +276,21 @@ function ipv6Groups(address: string): number[] | null {
  * through one's own addresses does not multiply the budget. Anything else is used verbatim.
  */
 export function clientKey(ip: string): string {
+  let key = clientKeys.get(ip);
+  if (key === undefined) {
+    key = keyOfAddress(ip);
+    // Bounded: a flood of distinct addresses only costs the computation again.
+    if (clientKeys.size >= CLIENT_KEY_CACHE_SIZE) clientKeys.clear();
+    clientKeys.set(ip, key);
+  }
+  return key;
+}
+
+/** Addresses whose keys {@link clientKey} remembers (a pure function of the address) at most. */
+const CLIENT_KEY_CACHE_SIZE = 10_000;
+const clientKeys = new Map<string, string>();
+
+function keyOfAddress(ip: string): string {
   const address = ip.replace(/%.*$/, '');
   if (net.isIPv4(address)) return address;
   const groups = ipv6Groups(address);

@@ -168,7 +168,14 @@ export async function registerRateLimit(app: FastifyInstance, { env, overrides =
   });
   recovered = () => budget.storeRecovered();
 
-  const decisions = new WeakMap<FastifyRequest, BudgetDecision>();
+  // The decision of a request, kept on the request itself (a decoration under a symbol of this
+  // budget: no WeakMap entry per request).
+  const kDecision = Symbol('budget decision');
+  app.decorateRequest(kDecision, null);
+  type Decided = { [kDecision]: BudgetDecision | null };
+  const remember = (req: FastifyRequest, decision: BudgetDecision) => {
+    (req as unknown as Decided)[kDecision] = decision;
+  };
 
   /** The 429 body of a refused decision. */
   const refusal = (decision: BudgetDecision): RateLimitedBody => {
@@ -196,9 +203,12 @@ export async function registerRateLimit(app: FastifyInstance, { env, overrides =
       req.log.error({ err }, 'rate limit: budget unavailable; request served uncounted');
       return null;
     }
-    decisions.set(req, decision);
+    remember(req, decision);
     return decision;
   };
+  /** The memory-only budget's synchronous count (see Budget.consumeNow); undefined with Redis. */
+  const consumeNow = budget.consumeNow;
+  const policy = budget.policy;
 
   app.decorate('chargeBudget', async (req: FastifyRequest, units: number): Promise<BudgetCharge> => {
     if (!Number.isInteger(units) || units < 0) throw new RangeError(`budget units must be a non-negative integer, not ${units}`);
@@ -207,26 +217,45 @@ export async function registerRateLimit(app: FastifyInstance, { env, overrides =
     return { refused: decision && !decision.allowed ? refusal(decision) : null };
   });
 
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.method === 'OPTIONS') return;
+  const refuse = (reply: FastifyReply, decision: BudgetDecision) =>
+    reply.code(429).type('application/json; charset=utf-8').send(refusal(decision));
+
+  // Callback-style hooks: with the memory store a budgeted request is counted and decided without
+  // a promise (the hot path of every request, cache hits included); with Redis it waits as before.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.method === 'OPTIONS') return done();
     const path = req.routeOptions.url ?? req.url.split('?')[0];
     if (isShownBudgetPath(path)) {
-      try {
-        decisions.set(req, await budget.peek(clientKey(req.ip ?? 'unknown')));
-      } catch {
+      budget.peek(clientKey(req.ip ?? 'unknown')).then(
+        (decision) => {
+          remember(req, decision);
+          done();
+        },
         // The store is unreachable: no headers rather than a failed request.
-      }
+        () => done(),
+      );
       return;
     }
-    if (!isBudgetedPath(path)) return;
-    const decision = await charge(req, 1);
-    if (!decision || decision.allowed) return;
-    return reply.code(429).type('application/json; charset=utf-8').send(refusal(decision));
+    if (!isBudgetedPath(path)) return done();
+    if (consumeNow) {
+      const decision = consumeNow(clientKey(req.ip ?? 'unknown'), 1);
+      remember(req, decision);
+      if (decision.allowed) return done();
+      refuse(reply, decision);
+      return;
+    }
+    charge(req, 1).then(
+      (decision) => {
+        if (!decision || decision.allowed) done();
+        else refuse(reply, decision);
+      },
+      (err: Error) => done(err),
+    );
   });
 
-  app.addHook('onSend', async (req, reply, payload) => {
-    const decision = decisions.get(req);
-    if (decision) setBudgetHeaders(reply, decision, budget.policy);
-    return payload;
+  app.addHook('onSend', (req, reply, payload, done) => {
+    const decision = (req as unknown as Decided)[kDecision];
+    if (decision) setBudgetHeaders(reply, decision, policy);
+    done(null, payload);
   });
 }

@@ -21,6 +21,7 @@ import autocannon from 'autocannon';
 process.env.LOG_LEVEL ??= 'silent';
 const { createTestDatabase } = await import('../helpers/db.js');
 const { seedRealPrices } = await import('../helpers/prices.js');
+const { recordResults } = await import('./results.js');
 
 const SECONDS = Number(process.env.BENCH_CACHE_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CACHE_CONNECTIONS ?? 32);
@@ -99,6 +100,19 @@ try {
     }
   }
   console.log(JSON.stringify({ bench: 'cache', connections: CONNECTIONS, seconds: SECONDS, rows }));
+  await recordResults('cache', {
+    connections: CONNECTIONS,
+    secondsPerRun: SECONDS,
+    aim: 'cached/bare ≥ 0.5',
+    operations: Object.fromEntries(rows.map((r) => [r.op, {
+      bytes: r.bytes,
+      bare: { rps: Math.round(r.bare.rps), p50Ms: r.bare.p50, p99Ms: r.bare.p99 },
+      cached: { rps: Math.round(r.cached.rps), p50Ms: r.cached.p50, p99Ms: r.cached.p99 },
+      uncached: { rps: Math.round(r.uncached.rps), p50Ms: r.uncached.p50, p99Ms: r.uncached.p99 },
+      cachedVsBare: Math.round(r.ratio * 1000) / 1000,
+      cachedVsUncached: Math.round(r.speedup * 10) / 10,
+    }])),
+  }, db.pool);
 } finally {
   for (const c of children) if (c.exitCode == null) c.kill('SIGTERM');
   await Promise.all(children.map((c) => (c.exitCode == null ? new Promise((r) => c.once('exit', r)) : null)));

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { createTestDatabase } from '../helpers/db.js';
+import { recordResults } from './results.js';
 import { startReplayServer, type ReplayRoute } from '../helpers/replay-server.js';
 import { runCollect } from '../../workers/collect/run.js';
 import { woolworths, WOOLWORTHS_PAGE_SIZE } from '../../workers/collect/woolworths.js';
@@ -91,6 +92,16 @@ async function main(): Promise<void> {
     console.log(`  ingest (one call)      : ${ch.ingest.rows} rows in ${ingestS.toFixed(2)} s = ${(ch.ingest.rows / ingestS).toFixed(0)} rows/s`);
     console.log(`  whole run              : ${runS.toFixed(2)} s = ${(ch.pages / runS).toFixed(0)} pages/s, ${(ch.ingest.rows / runS).toFixed(0)} rows/s; ${ch.requests.attempts} requests`);
     fs.rmSync(spool, { recursive: true, force: true });
+    await recordResults('collect', {
+      stores: STORES, departments: DEPTS, pagesPerDepartment: PAGES, itemsPerPage: WOOLWORTHS_PAGE_SIZE, concurrency: CONCURRENCY,
+      anchorPagesPerSecond: Math.round(productPages / anchorS),
+      collectPagesPerSecond: Math.round(ch.pages / collectS),
+      collectRowsPerSecond: Math.round(ch.ingest.rows / collectS),
+      collectVsAnchor: Math.round(((productPages / collectS) / (productPages / anchorS)) * 1000) / 1000,
+      ingestRowsPerSecond: Math.round(ch.ingest.rows / ingestS),
+      wholeRunSeconds: Math.round(runS * 100) / 100,
+      requests: ch.requests.attempts,
+    }, db.pool);
   } finally {
     await server.close();
     await db.drop();

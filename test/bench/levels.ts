@@ -85,6 +85,7 @@ import { generateIndexPanel } from './synthetic-index-panel.js';
 
 if (!process.env.TEST_DATABASE_URL && process.env.DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.DATABASE_URL;
 const { createTestDatabase } = await import('../helpers/db.js');
+const { recordResults } = await import('./results.js');
 
 const QUICK = process.env.BENCH_SL_QUICK === '1';
 const num = (name: string, dflt: number) => (process.env[name] ? Number(process.env[name]) : dflt);
@@ -649,6 +650,18 @@ async function main(): Promise<void> {
     }
     if (results.length) printHttp(results);
     console.log(`\ntotal ${((performance.now() - began) / 1000).toFixed(0)} s`);
+    const r2 = (x: number) => Math.round(x * 100) / 100;
+    const run = (x: Run | null) => (x ? { requests: x.requests, rps: Math.round(x.rps), p50Ms: r2(x.p50), p99Ms: r2(x.p99), medianBytes: x.medianBytes, non200: x.errors.size ? Object.fromEntries(x.errors) : undefined } : null);
+    await recordResults('levels', {
+      synthetic: { stores: STORES, listings: LISTINGS, days: DAYS, matchedShare: MATCHED, quick: QUICK },
+      recompute: recomputes.map((x) => ({ label: x.label, indexSeconds: r2(x.index.seconds), viewsSeconds: r2(x.views.seconds), peakRssMiB: Math.round(x.peak / 2 ** 20) })),
+      http: results.map((x) => ({
+        operation: x.name,
+        sequential: run(x.seq), sequentialAnchor: run(x.seqAnchor),
+        concurrent: run(x.conc), concurrentAnchor: run(x.concAnchor),
+        p99VsAnchor: r2(x.seq.p99 / x.seqAnchor.p99),
+      })),
+    }, db.pool);
   } finally {
     for (const c of children) if (c.exitCode == null) c.kill('SIGTERM');
     await db.drop();

@@ -34,6 +34,7 @@ import { createSearchBackend, type SearchBackend } from '../../src/search/index.
 import { searchListingIds, searchProductGroups, suggestions, type SearchDeps } from '../../src/services/search.js';
 import { mean, ndcgAtK, recallAtK, reciprocalRank } from '../../src/search/relevance.js';
 import { syntheticListings, syntheticObservations, SYNTHETIC_RETAILERS } from './synthetic-catalogue.js';
+import { recordResults } from './results.js';
 
 const K = 10;
 /** Results requested per relevance query (the API's default page of search_listings). */
@@ -377,6 +378,18 @@ async function main(): Promise<void> {
   }
   printLatency(timings);
   console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const r3 = (x: number) => Math.round(x * 1000) / 1000;
+  await recordResults('search', {
+    database: real.label,
+    syntheticListings: SYNTHETIC_LISTINGS,
+    relevance: {
+      queries: scores.length,
+      listings: { ndcg10: r3(mean(scores.map((x) => x.listings.ndcg))), mrr: r3(mean(scores.map((x) => x.listings.rr))), recall10: r3(mean(scores.map((x) => x.listings.recall))) },
+      products: { ndcg10: r3(mean(scores.map((x) => x.products.ndcg))), mrr: r3(mean(scores.map((x) => x.products.rr))), recall10: r3(mean(scores.map((x) => x.products.recall))) },
+    },
+    latency: timings.map((t) => ({ label: t.label, n: t.n, of: t.of, p50Ms: r3(t.p50), p99Ms: r3(t.p99), meanMs: r3(t.mean) })),
+    aim: 'search and suggestions p99 < 20 ms at 120k listings',
+  }, real.pool);
 }
 
 try {

@@ -21,6 +21,7 @@ import { ingest } from '../../workers/ingest/ingest.js';
 import { runViews } from '../../workers/levels/run.js';
 import { runMatching } from '../../workers/match/match.js';
 import { createTestDatabase } from '../helpers/db.js';
+import { recordResults } from './results.js';
 import { syntheticListings, syntheticObservations } from './synthetic-catalogue.js';
 
 const LISTINGS = Number(process.env.BENCH_SYNTHETIC_LISTINGS ?? 120_000);
@@ -78,12 +79,14 @@ try {
   console.log(`\nbrowse_shelf, in-process (app.inject), ${REQUESTS} requests per row, limit 48 unless said; anchor = GET /healthz the same way; × = ÷ anchor`);
   console.log(`${'shelf'.padEnd(22)} ${'sort'.padEnd(14)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} │ ${'anchor p50'.padStart(10)} ${'p99'.padStart(6)} │ ${'× p50'.padStart(6)} ${'× p99'.padStart(6)}`);
   const worst: number[] = [];
+  const recorded: { shelf: string; sort: string; p50Ms: number; p99Ms: number; anchorP50Ms: number; anchorP99Ms: number }[] = [];
   for (const shelf of [dept.slug, leaf.slug]) {
     for (const sort of SHELF_SORTS) {
       const ms = await run(variants(shelf, sort));
       const anchor = await run(['/healthz']);
       const [p50, p99, a50, a99] = [pct(ms, 50), pct(ms, 99), pct(anchor, 50), pct(anchor, 99)];
       worst.push(p99);
+      recorded.push({ shelf, sort, p50Ms: +p50.toFixed(2), p99Ms: +p99.toFixed(2), anchorP50Ms: +a50.toFixed(3), anchorP99Ms: +a99.toFixed(3) });
       console.log(
         `${shelf.padEnd(22)} ${sort.padEnd(14)} ${p50.toFixed(1).padStart(7)} ${p99.toFixed(1).padStart(7)} │ ${a50.toFixed(2).padStart(10)} ${a99.toFixed(2).padStart(6)} │ ${(p50 / a50).toFixed(1).padStart(6)} ${(p99 / a99).toFixed(1).padStart(6)}`,
       );
@@ -103,6 +106,14 @@ try {
   const list = await run(['/api/v1/shelves']);
   console.log(`list_shelves: p50 ${pct(list, 50).toFixed(1)} ms, p99 ${pct(list, 99).toFixed(1)} ms`);
   console.log(`worst browse_shelf p99: ${Math.max(...worst).toFixed(1)} ms (aim: under 20 ms)`);
+  await recordResults('shelves', {
+    listings: LISTINGS,
+    requestsPerRow: REQUESTS,
+    browseShelf: recorded,
+    listShelves: { p50Ms: +pct(list, 50).toFixed(2), p99Ms: +pct(list, 99).toFixed(2) },
+    worstBrowseShelfP99Ms: +Math.max(...worst).toFixed(2),
+    aim: 'browse_shelf p99 < 20 ms',
+  }, db.pool);
   await app.close();
 } finally {
   await db.drop();
