@@ -158,8 +158,8 @@ function escapeLike(text: string): string {
  * substring pattern ('%pre%') the trigram index serves. Categories and brands are aggregated
  * before their labels are normalised, so the work grows with distinct labels, not listings.
  */
-const SUGGEST_SQL = `
-WITH paths AS (
+const LIVE_TERMS_SQL = `
+paths AS (
   -- Only the paths with a label holding the prefix (trigram index on the path's normalised text).
   SELECT category_path, count(*) AS n FROM listing
   WHERE cardinality(category_path) > 0 AND ($4::text IS NULL OR search_category_text(category_path) LIKE $4 ESCAPE '\\')
@@ -182,7 +182,28 @@ brands AS (
   SELECT min(brand) AS label, sum(n) AS n FROM brand_counts
   WHERE ' ' || search_normalize(brand) LIKE $1 ESCAPE '\\'
   GROUP BY search_normalize(brand) ORDER BY (search_normalize(min(brand)) LIKE $2 ESCAPE '\\') DESC, sum(n) DESC LIMIT 3
+),`;
+
+/**
+ * The categories and brands of {@link LIVE_TERMS_SQL} read from the type-ahead view
+ * (workers/levels/suggest.ts `suggest_term`), used while it is current: the same rows, without
+ * aggregating listings (counts as numeric, the type of the live sums). $1 word-start pattern, $2
+ * whole-text-start pattern.
+ */
+const VIEW_TERMS_SQL = `
+cats AS (
+  SELECT label, parent, n::numeric AS n FROM suggest_term
+  WHERE kind = 'category' AND ' ' || norm LIKE $1 ESCAPE '\\'
+  ORDER BY (norm LIKE $2 ESCAPE '\\') DESC, n DESC, label LIMIT 3
 ),
+brands AS (
+  SELECT label, n::numeric AS n FROM suggest_term
+  WHERE kind = 'brand' AND ' ' || norm LIKE $1 ESCAPE '\\'
+  ORDER BY (norm LIKE $2 ESCAPE '\\') DESC, n DESC, label LIMIT 3
+),`;
+
+/** Products, listings and the display order, shared by both forms of the suggestion query. */
+const SUGGEST_TAIL_SQL = `
 products AS (
   SELECT p.id, p.name, p.size_text FROM product p
   WHERE ($4::text IS NULL OR p.search_name LIKE $4 ESCAPE '\\') AND ' ' || p.search_name LIKE $1 ESCAPE '\\'
@@ -200,6 +221,11 @@ UNION ALL SELECT 'product', id, name, size_text, 3, 0 FROM products
 UNION ALL SELECT 'listing', id, name, concat_ws(' · ', size_text, chain), 4, 0 FROM listings
 ORDER BY grp, ord`;
 
+/** The suggestion query computing categories and brands live ($4: the trigram substring pattern or null). */
+const SUGGEST_SQL = `WITH ${LIVE_TERMS_SQL}${SUGGEST_TAIL_SQL}`;
+/** The suggestion query reading categories and brands from the type-ahead view (same parameters). */
+const SUGGEST_VIEW_SQL = `WITH ${VIEW_TERMS_SQL}${SUGGEST_TAIL_SQL}`;
+
 /**
  * Runs `fn` in a read-only transaction with JIT compilation off: the planner's row estimates for
  * these queries cross jit_above_cost, and compiling costs far more than the query (bench: suggest
@@ -207,6 +233,18 @@ ORDER BY grp, ord`;
  */
 function readOnly<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   return inTransaction(pool, fn, { readOnly: true, setup: 'SET LOCAL jit = off' });
+}
+
+/**
+ * Whether the type-ahead view's rows (workers/levels/suggest.ts: `suggest_term`, `recent_listing`)
+ * hold the current data: its view_run row carries the database's data version, which every write
+ * job bumps. Readers use the rows only then, else compute live, so answers never differ.
+ */
+export async function suggestViewsCurrent(db: Pick<pg.Pool, 'query'> | pg.PoolClient): Promise<boolean> {
+  const { rows } = await db.query<{ ok: boolean }>(
+    `SELECT v.data_version = d.version::text AS ok FROM view_run v, data_version d WHERE v.name = 'suggest' AND d.id = 1`,
+  );
+  return rows[0]?.ok === true;
 }
 
 /** Site path of a suggestion (api-spec Suggestion.href). */
@@ -248,7 +286,8 @@ export function createEmbeddedBackend(pool: pg.Pool, opts: EmbeddedOptions = {})
       const like = escapeLike(norm);
       const rows = await readOnly(pool, async (client) =>
         (await client.query<{ kind: SuggestionHit['kind']; id: number | null; label: string; detail: string | null }>(
-          SUGGEST_SQL,
+          // The type-ahead view's rows while they hold the current data (else aggregated live).
+          (await suggestViewsCurrent(client)) ? SUGGEST_VIEW_SQL : SUGGEST_SQL,
           // A trigram index cannot serve a pattern of fewer than three characters (it would read
           // every entry): then $4 is null and the scans filter on the word start alone.
           [`% ${like}%`, `${like}%`, limit, norm.length >= 3 ? `%${like}%` : null],

@@ -10,6 +10,10 @@ import { BadRequest } from '../errors.js';
 import { gtinKey, MAX_GTIN_DIGITS } from '../domain/matching.js';
 import type { SearchBackend, SuggestionHit } from '../search/backend.js';
 import { latestNationalSpanJoin, listingLastSeenSql } from './span-sql.js';
+import { suggestViewsCurrent } from '../search/embedded.js';
+
+/** Listings per chain in the type-ahead view's recent_listing (workers/levels/suggest.ts RECENT_PER_CHAIN). */
+export const RECENT_PER_CHAIN = 500;
 
 /** Longest accepted query text, in characters (api-spec Limits: `q`). */
 export const MAX_QUERY_LENGTH = 100;
@@ -82,6 +86,16 @@ export async function listingIdsByGtin(pool: pg.Pool, gtin: number, retailerId: 
 
 /** The most recently seen listings (by last seen day, src/domain/listings.ts lastSeen; newest first). */
 async function recentlySeen(pool: pg.Pool, retailerId: number | null, limit: number): Promise<number[]> {
+  // The type-ahead view's newest listings per chain (workers/levels/suggest.ts recent_listing, at
+  // least RECENT_PER_CHAIN ≥ 500 a chain, the most ids asked for) while they are current.
+  if (limit <= RECENT_PER_CHAIN && (await suggestViewsCurrent(pool))) {
+    const view = await pool.query<{ id: number }>(
+      `SELECT listing_id AS id FROM recent_listing WHERE ($1::int IS NULL OR retailer_id = $1)
+       ORDER BY last_seen DESC, listing_id DESC LIMIT $2`,
+      [retailerId, limit],
+    );
+    return view.rows.map((r) => r.id);
+  }
   const { rows } = await pool.query<{ id: number }>(
     `SELECT l.id FROM listing l JOIN retailer r ON r.id = l.retailer_id
      ${latestNationalSpanJoin('l', 'r', 'latest')}

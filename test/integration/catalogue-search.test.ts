@@ -11,6 +11,8 @@ import { loadEnv } from '../../src/env.js';
 import { createTestDatabase, DATA_DIR, type TestDatabase } from '../helpers/db.js';
 import { importRealData } from '../../workers/import/index.js';
 import { runMatching } from '../../workers/match/match.js';
+import { runViews } from '../../workers/levels/run.js';
+import { bumpDataVersion } from '../../src/db/data-version.js';
 
 let db: TestDatabase;
 let app: FastifyInstance;
@@ -192,5 +194,38 @@ describe('shelves on the real catalogue (issue 17 items 3 and 5)', () => {
     expect(pantry.total).toBeGreaterThan(0);
     for (const k of pantry.kinds.slice(0, 3)) expect((await get(`/api/v1/shelves/pantry?deals=1&kind=${k.slug}&limit=1`)).body.total).toBe(k.products);
     expect(pantry.retailers.map((r) => r.slug)).toEqual(['woolworths']);
+  });
+});
+
+describe('the suggest view (issue 19): the same answers as the live queries', () => {
+  it('suggestions and recently seen read the view while it is current, and equal the live answers once it is stale', async () => {
+    // A second server with the response cache off, so each request runs the operation.
+    const uncached = await createServer({ db, env: loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test', CACHE_MAX_BYTES: '0' }) });
+    const urls = [
+      '/api/v1/suggestions?q=mi', '/api/v1/suggestions?q=garlic', '/api/v1/suggestions?q=anch&limit=12', '/api/v1/suggestions?q=pa',
+      '/api/v1/listings?limit=100', '/api/v1/listings?retailer=paknsave&limit=20', '/api/v1/search?limit=40', '/api/v1/search?retailer=woolworths&limit=5',
+    ];
+    const answers = () => Promise.all(urls.map(async (url) => {
+      const r = await uncached.inject({ method: 'GET', url });
+      return [url, r.statusCode, r.json()] as const;
+    }));
+    try {
+      await runViews(db.pool);
+      const current = await db.pool.query<{ ok: boolean }>(
+        `SELECT v.data_version = d.version::text AS ok FROM view_run v, data_version d WHERE v.name = 'suggest' AND d.id = 1`,
+      );
+      expect(current.rows[0]?.ok).toBe(true);
+      expect((await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM recent_listing')).rows[0].n).toBeGreaterThan(0);
+      expect((await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM suggest_term WHERE kind = 'brand'")).rows[0].n).toBeGreaterThan(0);
+      const fromView = await answers();
+      for (const [url, status, body] of fromView) {
+        expect(status, url).toBe(200);
+        expect((body as unknown[]).length, url).toBeGreaterThan(0);
+      }
+      await bumpDataVersion(db.pool, 'test: the suggest view goes stale');
+      expect(await answers()).toEqual(fromView);
+    } finally {
+      await uncached.close();
+    }
   });
 });

@@ -21,12 +21,13 @@ import { buildChainViews } from './chains.js';
 import { buildDeals } from './deals.js';
 import { buildRetailerCategories } from './categories.js';
 import { buildShelves, shelvesInputs } from './shelves.js';
+import { buildSuggestViews, markSuggestCurrent, suggestVersion } from './suggest.js';
 
 /** Key of the transaction-level advisory lock serialising view runs. */
 export const VIEWS_LOCK_KEY = 7_242_016;
 
 /** The views, in build order (areas need store levels). */
-export const VIEW_NAMES = ['stores', 'chains', 'deals', 'categories', 'shelves'] as const;
+export const VIEW_NAMES = ['stores', 'chains', 'deals', 'categories', 'shelves', 'suggest'] as const;
 
 /** What {@link runViews} did, per view: rebuilt (with the builder's report) or skipped as current. */
 export interface ViewsReport {
@@ -54,12 +55,17 @@ export async function runViews(pool: pg.Pool, opts: { full?: boolean; progress?:
       deals: () => buildDeals(client),
       categories: () => buildRetailerCategories(client),
       shelves: () => buildShelves(client),
+      suggest: () => buildSuggestViews(client),
     };
     // The shelves view (after stores: it counts the stores pricing a product) also reads links,
     // generics and availability, which matching and curators change without a collection: its
     // version mixes in their digest.
     const shelvesVersion = `${version}+${await shelvesInputs(client)}`;
-    const versionOf = (name: (typeof VIEW_NAMES)[number]) => (name === 'shelves' ? shelvesVersion : version);
+    // The type-ahead view (workers/levels/suggest.ts) is current for the database's data version,
+    // which every write job bumps; it is recorded after this run's own bump (below).
+    const suggestCurrent = await suggestVersion(client);
+    const versionOf = (name: (typeof VIEW_NAMES)[number]) =>
+      name === 'shelves' ? shelvesVersion : name === 'suggest' ? suggestCurrent : version;
     for (const name of VIEW_NAMES) {
       if (!opts.full && stored.get(name) === versionOf(name)) {
         views[name] = { built: false, seconds: 0 };
@@ -78,6 +84,7 @@ export async function runViews(pool: pg.Pool, opts: { full?: boolean; progress?:
     // The one data version (src/db/data-version.ts, not this module's digest) moves with the views.
     const built = VIEW_NAMES.filter((n) => views[n].built);
     if (built.length > 0) await bumpDataVersion(client, `views ${built.join(',')}`);
+    await markSuggestCurrent(client);
     return { version, views, seconds: (performance.now() - t0) / 1000 };
   });
 }

@@ -1,0 +1,88 @@
+/**
+ * Suggestions and "recently seen" (search without q) on the national SYNTHETIC panel (issue 19
+ * item 3), before and after the type-ahead view (workers/levels/suggest.ts):
+ * `tsx test/bench/suggest-synth.ts [--database URL] [--rounds N]` (default: the database
+ * `synthetic` on TEST_DATABASE_URL's or DATABASE_URL's server). Applies pending migrations, times
+ * the live path (the view not current), builds the view alone (as the views worker would, marked
+ * current for the database's data version), times the view path and checks that every answer is
+ * identical. Prints p50/p99; asserts nothing beyond identity.
+ */
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { migrate } from '../../src/db/migrate.js';
+import { inTransaction } from '../../src/db/transaction.js';
+import { createEmbeddedBackend, suggestViewsCurrent } from '../../src/search/embedded.js';
+import { searchListingIds, searchProductGroups, suggestions } from '../../src/services/search.js';
+import { buildSuggestViews, markSuggestCurrent, suggestVersion } from '../../workers/levels/suggest.js';
+
+const { values } = parseArgs({ options: { database: { type: 'string' }, rounds: { type: 'string' } } });
+const server = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const url = values.database ?? Object.assign(new URL(server), { pathname: '/synthetic' }).toString();
+const ROUNDS = Number(values.rounds ?? 48);
+const pool = new pg.Pool({ connectionString: url, max: 4 });
+
+const WORDS = ['ga', 'gar', 'garlic', 'tom', 'beef', 'sp', 'onion', 'pa'];
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  await fn(0);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn(i);
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+async function answers(deps: { pool: pg.Pool; search: ReturnType<typeof createEmbeddedBackend> }): Promise<string> {
+  const slugs = (await pool.query<{ slug: string }>('SELECT slug FROM retailer ORDER BY id')).rows.map((r) => r.slug);
+  const out: unknown[] = [];
+  for (const q of WORDS) for (const limit of [1, 8, 12]) out.push(await suggestions(deps, { q, limit }));
+  for (const retailer of [null, ...slugs]) {
+    for (const limit of [1, 20, 100]) out.push(await searchListingIds(deps, { q: null, retailer, limit }));
+    out.push(await searchProductGroups(deps, { q: null, retailer, limit: 100 }));
+  }
+  return JSON.stringify(out);
+}
+
+async function measure(label: string, deps: { pool: pg.Pool; search: ReturnType<typeof createEmbeddedBackend> }): Promise<void> {
+  const sug = await timed(ROUNDS, (i) => suggestions(deps, { q: WORDS[i % WORDS.length] }));
+  const recent = await timed(ROUNDS, () => searchListingIds(deps, { q: null }));
+  console.log(`${label}: suggestions p50 ${ms(pct(sug, 0.5))} p99 ${ms(pct(sug, 0.99))}; recently seen (no q) p50 ${ms(pct(recent, 0.5))} p99 ${ms(pct(recent, 0.99))}`);
+}
+
+async function main(): Promise<void> {
+  // Migrations are applied when they verify (a synthetic database made by an older tree may not:
+  // then apply prisma/migrations/20261201000200_suggest_views by hand first).
+  const applied = await migrate(pool).catch((e: Error) => `not verified (${e.name})`);
+  console.log(`SYNTHETIC panel ${url.replace(/\/\/[^@]*@/, '//')}; migrations: ${applied}`);
+  const deps = { pool, search: createEmbeddedBackend(pool) };
+  await pool.query(`DELETE FROM view_run WHERE name = 'suggest'`);
+  console.log(`view current: ${await suggestViewsCurrent(pool)}`);
+  await measure('before (live)', deps);
+  const live = await answers(deps);
+  const t = performance.now();
+  const report = await inTransaction(pool, async (client) => {
+    const r = await buildSuggestViews(client);
+    await client.query(
+      `INSERT INTO view_run (name, data_version, built_at, seconds, detail) VALUES ('suggest', $1, now(), $2, $3)
+       ON CONFLICT (name) DO UPDATE SET data_version = EXCLUDED.data_version, built_at = EXCLUDED.built_at, seconds = EXCLUDED.seconds, detail = EXCLUDED.detail`,
+      [await suggestVersion(client), r.seconds, JSON.stringify({ report: r })],
+    );
+    await markSuggestCurrent(client);
+    return r;
+  });
+  console.log(`suggest view built in ${((performance.now() - t) / 1000).toFixed(2)} s: ${JSON.stringify(report)}; current: ${await suggestViewsCurrent(pool)}`);
+  await measure('after (view)', deps);
+  const viewed = await answers(deps);
+  console.log(`answers identical (suggestions × 24, no-q searches × ${viewed === live ? 'all' : 'SOME DIFFER'}): ${viewed === live}`);
+  if (viewed !== live) process.exitCode = 1;
+}
+
+try {
+  await main();
+} finally {
+  await pool.end();
+}

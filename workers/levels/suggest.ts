@@ -1,0 +1,93 @@
+/**
+ * The type-ahead view of the derived-views worker (issue 19 item 3: "suggestions and 'recently
+ * seen' scan per request"): `suggest_term` (every category label of the chains' own paths with its
+ * least parent path and listing count, every brand by normalised text with its listing count) and
+ * `recent_listing` (each chain's {@link RECENT_PER_CHAIN} most recently seen listings), written in
+ * the transaction the orchestrator (workers/levels/run.ts) opened.
+ *
+ * **Exactness.** The rows are what the live queries of src/search/embedded.ts (categories, brands)
+ * and src/services/search.ts (recently seen) compute, so the API reads them only while they are
+ * current: the view's `view_run.data_version` is the database's data version
+ * (src/db/data-version.ts, bumped by every write job) at the end of the run that built or confirmed
+ * them ({@link markSuggestCurrent}); any later write moves that version and the API computes live
+ * until the next views run rebuilds them (src/search/embedded.ts suggestViewsCurrent).
+ */
+import type pg from 'pg';
+import { latestNationalSpanJoin, listingLastSeenSql } from '../../src/services/span-sql.js';
+import { RECENT_PER_CHAIN } from '../../src/services/search.js';
+
+/**
+ * Listings kept per chain in `recent_listing` (src/services/search.ts RECENT_PER_CHAIN): the most
+ * ids a no-q search asks for (search_products over-fetches at most 500), so every such search reads
+ * a prefix of the rows.
+ */
+export { RECENT_PER_CHAIN } from '../../src/services/search.js';
+
+/** What {@link buildSuggestViews} wrote. */
+export interface SuggestReport {
+  categories: number;
+  brands: number;
+  recent: number;
+  seconds: number;
+}
+
+/** The version the `suggest` view is current for: the database's data version (src/db/data-version.ts). */
+export async function suggestVersion(db: pg.Pool | pg.PoolClient): Promise<string> {
+  const { rows } = await db.query<{ v: string }>('SELECT version::text AS v FROM data_version WHERE id = 1');
+  return rows[0]?.v ?? '-';
+}
+
+/**
+ * Records, after the orchestrator's data-version bump, that the `suggest` rows hold the data of the
+ * current version (call only when the view was built or skipped as current in this run).
+ */
+export async function markSuggestCurrent(client: pg.PoolClient): Promise<void> {
+  await client.query(`UPDATE view_run SET data_version = $1 WHERE name = 'suggest'`, [await suggestVersion(client)]);
+}
+
+/**
+ * Rebuilds `suggest_term` and `recent_listing` (module comment) in the caller's transaction.
+ * @throws the database's errors.
+ */
+export async function buildSuggestViews(client: pg.PoolClient): Promise<SuggestReport> {
+  const t0 = performance.now();
+  await client.query('DELETE FROM suggest_term');
+  // Categories as src/search/embedded.ts SUGGEST_SQL `cats`: each label at each position of each
+  // distinct path, counted with the path's listings; its parent is the least of its parent paths.
+  const cats = await client.query(
+    `INSERT INTO suggest_term (kind, label, norm, parent, n)
+     SELECT 'category', c.label, search_normalize(c.label), min(c.parent), sum(p.n)::int
+     FROM (SELECT category_path, count(*) AS n FROM listing WHERE cardinality(category_path) > 0 GROUP BY category_path) p,
+       LATERAL (SELECT u.label, array_to_string(p.category_path[1:u.i - 1], ' › ') AS parent
+                FROM unnest(p.category_path) WITH ORDINALITY u(label, i)) c
+     WHERE c.label IS NOT NULL
+     GROUP BY c.label`,
+  );
+  // Brands as SUGGEST_SQL `brands`: by normalised text, labelled by the least spelling.
+  const brands = await client.query(
+    `INSERT INTO suggest_term (kind, label, norm, parent, n)
+     SELECT 'brand', min(brand), search_normalize(brand), NULL, sum(n)::int
+     FROM (SELECT brand, count(*) AS n FROM listing WHERE brand IS NOT NULL GROUP BY brand) b
+     WHERE search_normalize(brand) IS NOT NULL
+     GROUP BY search_normalize(brand)`,
+  );
+  await client.query('DELETE FROM recent_listing');
+  // Recently seen as src/services/search.ts: last seen day (src/domain/listings.ts lastSeen), then id.
+  const recent = await client.query(
+    `INSERT INTO recent_listing (listing_id, retailer_id, last_seen)
+     SELECT id, retailer_id, last_seen FROM (
+       SELECT l.id, l.retailer_id, ${listingLastSeenSql('l', 'latest')} AS last_seen,
+              row_number() OVER (PARTITION BY l.retailer_id ORDER BY ${listingLastSeenSql('l', 'latest')} DESC, l.id DESC) AS k
+       FROM listing l JOIN retailer r ON r.id = l.retailer_id
+       ${latestNationalSpanJoin('l', 'r', 'latest')}
+     ) x WHERE k <= $1`,
+    [RECENT_PER_CHAIN],
+  );
+  await client.query('ANALYZE suggest_term, recent_listing');
+  return {
+    categories: cats.rowCount ?? 0,
+    brands: brands.rowCount ?? 0,
+    recent: recent.rowCount ?? 0,
+    seconds: (performance.now() - t0) / 1000,
+  };
+}
