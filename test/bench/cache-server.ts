@@ -15,21 +15,9 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { announce, exitWithParent } from './child-server.js';
 
 const [mode, ...args] = process.argv.slice(2);
-
-function announce(port: number): void {
-  process.stdout.write(`${JSON.stringify({ port })}\n`);
-}
-
-function exitWithParent(stop: () => Promise<void>): void {
-  const done = () => void stop().finally(() => process.exit(0));
-  process.stdin.on('end', done);
-  process.stdin.on('error', done);
-  process.stdin.resume();
-  process.once('SIGTERM', done);
-  process.once('SIGINT', done);
-}
 
 if (mode === 'bare') {
   const bodies = args.map((f) => fs.readFileSync(f));

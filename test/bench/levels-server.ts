@@ -14,22 +14,9 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { announce, exitWithParent } from './child-server.js';
 
 const [mode, url] = process.argv.slice(2);
-
-function announce(port: number): void {
-  process.stdout.write(`${JSON.stringify({ port })}\n`);
-}
-
-/** Ends this process when the parent closes our stdin (it exited or killed us without a signal reaching us). */
-function exitWithParent(stop: () => Promise<void>): void {
-  const done = () => void stop().finally(() => process.exit(0));
-  process.stdin.on('end', done);
-  process.stdin.on('error', done);
-  process.stdin.resume();
-  process.once('SIGTERM', done);
-  process.once('SIGINT', done);
-}
 
 if (mode === 'bare') {
   const bodies = new Map<number, Buffer>();
