@@ -4,7 +4,10 @@
  * ingest: a SYNTHETIC panel (generated prices, not real data) of STORES × LISTINGS store
  * observations per day over DAYS days, with CHANGE_RATE of prices changing each day, ingested
  * day by day into a fresh database on TEST_DATABASE_URL's server. Prints rows/s per day and the
- * span table size, showing that unchanged days write little.
+ * span table size, showing that unchanged days write little, and each day's rate as a ratio of the
+ * anchor measured in the same run (issue 19 item 4): PostgreSQL's logged COPY of the same number of
+ * store-price rows (listing, store, day, price) into a table shaped like store_price_span, with its
+ * primary key and the listing index.
  *
  * `npm run bench` runs this ingest bench, then the search bench (test/bench/search.ts; alone:
  * `npm run bench:search`; this one alone: `npm run bench:ingest`).
@@ -13,6 +16,7 @@ import { createTestDatabase } from '../helpers/db.js';
 import { ingest } from '../../workers/ingest/ingest.js';
 import { addDays } from '../../src/domain/days.js';
 import type { RawRecord } from '../../workers/ingest/format.js';
+import { copyRows } from '../../workers/copy-rows.js';
 
 const STORES = Number(process.env.BENCH_STORES ?? 100);
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 5000);
@@ -28,6 +32,24 @@ async function benchIngest(): Promise<void> {
        FROM retailer r, generate_series(1, $1) g WHERE r.slug = 'newworld'`,
       [STORES],
     );
+    // The anchor: a logged COPY of one day's rows into a table shaped like store_price_span.
+    const anchor = await db.pool.connect();
+    let copyRate: number;
+    try {
+      await anchor.query(`CREATE TABLE copy_anchor (LIKE store_price_span INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+      await anchor.query(`ALTER TABLE copy_anchor ADD PRIMARY KEY (id)`);
+      await anchor.query(`CREATE INDEX ON copy_anchor (listing_id, store_id, first_day)`);
+      function* lines(): Generator<string> {
+        for (let s = 0; s < STORES; s++) for (let l = 0; l < LISTINGS; l++) yield `${l + 1}\t${s + 1}\t2026-01-01\t${100 + ((s * LISTINGS + l) % 900)}\n`;
+      }
+      const t0 = performance.now();
+      await copyRows(anchor, 'copy_anchor (listing_id, store_id, first_day, price)', lines());
+      copyRate = (STORES * LISTINGS) / ((performance.now() - t0) / 1000);
+      await anchor.query('DROP TABLE copy_anchor');
+    } finally {
+      anchor.release();
+    }
+    console.log(`anchor: logged COPY of ${STORES * LISTINGS} store-price rows (with a primary key and the listing index): ${Math.round(copyRate)} rows/s`);
     const prices = new Int32Array(STORES * LISTINGS).map((_, i) => 100 + ((i * 7919) % 900));
     let day = '2026-01-01';
     console.log(`ingest (synthetic): ${STORES} stores × ${LISTINGS} listings = ${STORES * LISTINGS} observations/day, ${(CHANGE_RATE * 100).toFixed(1)} % changing`);
@@ -45,7 +67,7 @@ async function benchIngest(): Promise<void> {
       const secs = (performance.now() - t0) / 1000;
       const size = await db.pool.query(`SELECT pg_total_relation_size('store_price_span') AS b, (SELECT count(*) FROM store_price_span)::int AS n`);
       console.log(
-        `  day ${d + 1} ${today}: ${secs.toFixed(2)} s, ${Math.round((STORES * LISTINGS) / secs)} rows/s (stage ${r.seconds.stage.toFixed(2)} s, check ${r.seconds.check.toFixed(2)} s, merge ${r.seconds.merge.toFixed(2)} s); store spans ${size.rows[0].n}, ${(size.rows[0].b / 2 ** 20).toFixed(1)} MiB`,
+        `  day ${d + 1} ${today}: ${secs.toFixed(2)} s, ${Math.round((STORES * LISTINGS) / secs)} rows/s = ${((STORES * LISTINGS) / secs / copyRate).toFixed(2)} × COPY (stage ${r.seconds.stage.toFixed(2)} s, check ${r.seconds.check.toFixed(2)} s, merge ${r.seconds.merge.toFixed(2)} s); store spans ${size.rows[0].n}, ${(size.rows[0].b / 2 ** 20).toFixed(1)} MiB`,
       );
       day = addDays(day, 1);
     }
