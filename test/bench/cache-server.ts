@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { announce, exitWithParent } from './child-server.js';
+import { announce, exitWithParent, serveApp } from './child-server.js';
 
 const [mode, ...args] = process.argv.slice(2);
 
@@ -41,18 +41,7 @@ if (mode === 'bare') {
   server.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
   exitWithParent(() => new Promise((resolve) => server.close(() => resolve())));
 } else if (mode === 'app' && args.length === 2) {
-  const { openDatabase } = await import('../../src/db/database.js');
-  const { loadEnv } = await import('../../src/env.js');
-  const { createServer } = await import('../../facades/server.js');
-  const db = await openDatabase({ databaseUrl: args[0], embeddedDir: '', embeddedPort: 0, migrate: false });
-  const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'production', CACHE_MAX_BYTES: args[1] });
-  const app = await createServer({ db, env, rateLimit: { perMinute: 1e9, perDay: 1e9 } });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  announce((app.server.address() as AddressInfo).port);
-  exitWithParent(async () => {
-    await app.close();
-    await db.close();
-  });
+  await serveApp(args[0], args[1]);
 } else {
   console.error('usage: cache-server.ts bare <file>… | app <database url> <cache bytes>');
   process.exit(2);

@@ -14,7 +14,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { announce, exitWithParent } from './child-server.js';
+import { announce, exitWithParent, serveApp } from './child-server.js';
 
 const [mode, url] = process.argv.slice(2);
 
@@ -44,19 +44,8 @@ if (mode === 'bare') {
   server.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
   exitWithParent(() => new Promise((resolve) => server.close(() => resolve())));
 } else if (mode === 'app' && url) {
-  const { openDatabase } = await import('../../src/db/database.js');
-  const { loadEnv } = await import('../../src/env.js');
-  const { createServer } = await import('../../facades/server.js');
-  const db = await openDatabase({ databaseUrl: url, embeddedDir: '', embeddedPort: 0, migrate: false });
   // The operations themselves, not the response cache (npm run bench:cache measures that).
-  const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'production', CACHE_MAX_BYTES: '0' });
-  const app = await createServer({ db, env, rateLimit: { perMinute: 1e9, perDay: 1e9 } });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  announce((app.server.address() as AddressInfo).port);
-  exitWithParent(async () => {
-    await app.close();
-    await db.close();
-  });
+  await serveApp(url, '0');
 } else {
   console.error('usage: levels-server.ts bare | app <database url>');
   process.exit(2);

@@ -69,7 +69,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { loadBasket } from '../../src/domain/basket.js';
@@ -82,6 +81,7 @@ import { runViews, type ViewsReport } from '../../workers/levels/run.js';
 import { buildStoreViews, type StoreViewsReport } from '../../workers/levels/stores.js';
 import { prng } from '../helpers/prng.js';
 import { generateIndexPanel } from './synthetic-index-panel.js';
+import { dropWhenGone } from './scratch-db.js';
 
 if (!process.env.TEST_DATABASE_URL && process.env.DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.DATABASE_URL;
 const { createTestDatabase } = await import('../helpers/db.js');
@@ -147,21 +147,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       .catch((e) => console.error('cleanup:', e))
       .finally(() => process.exit(130));
   });
-}
-
-/** A detached watchdog that drops database `name` once this process is gone, however it ends (as test/bench/search.ts does). */
-function dropWhenGone(name: string): void {
-  const script = `
-    const pg = require(${JSON.stringify(createRequire(import.meta.url).resolve('pg'))});
-    const [url, name, pid] = process.argv.slice(1);
-    const alive = () => { try { process.kill(Number(pid), 0); return true; } catch { return false; } };
-    const timer = setInterval(async () => {
-      if (alive()) return;
-      clearInterval(timer);
-      const c = new pg.Client({ connectionString: url });
-      try { await c.connect(); await c.query('DROP DATABASE IF EXISTS ' + name + ' WITH (FORCE)'); } catch {} finally { await c.end().catch(() => {}); }
-    }, 500);`;
-  spawn(process.execPath, ['-e', script, ADMIN_URL, name, String(process.pid)], { detached: true, stdio: 'ignore' }).unref();
 }
 
 // ---------------------------------------------------------------- the SYNTHETIC panel
@@ -602,7 +587,7 @@ async function main(): Promise<void> {
   const db = await createTestDatabase('bench_levels');
   dbName = new URL(db.url).pathname.slice(1);
   if (!/^[a-z0-9_]+$/.test(dbName)) throw new Error(`unexpected database name ${dbName}`);
-  dropWhenGone(dbName);
+  dropWhenGone(ADMIN_URL, dbName);
   try {
     const server = (await db.pool.query<{ v: string; sb: string }>(`SELECT current_setting('server_version') AS v, current_setting('shared_buffers') AS sb`)).rows[0];
     const basket = loadBasket();

@@ -22,9 +22,7 @@
  * The backend is the one createSearchBackend picks without ELASTICSEARCH_URL: the embedded
  * PostgreSQL backend (the kind is printed).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import pg from 'pg';
 import { createTestDatabase, DATA_DIR, type TestDatabase } from '../helpers/db.js';
 import { importRealData } from '../../workers/import/index.js';
@@ -35,6 +33,7 @@ import { searchListingIds, searchProductGroups, suggestions, type SearchDeps } f
 import { mean, ndcgAtK, recallAtK, reciprocalRank } from '../../src/search/relevance.js';
 import { syntheticListings, syntheticObservations, SYNTHETIC_RETAILERS } from './synthetic-catalogue.js';
 import { recordResults } from './results.js';
+import { dropWhenGone } from './scratch-db.js';
 
 const K = 10;
 /** Results requested per relevance query (the API's default page of search_listings). */
@@ -90,30 +89,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-/**
- * A detached watchdog process that drops database `name` once this process is gone, however it
- * ends: tsx answers a Ctrl-C that this busy process does not acknowledge within 30 ms with SIGKILL,
- * which no signal handler here survives.
- */
-function dropWhenGone(name: string): void {
-  const script = `
-    const pg = require(${JSON.stringify(createRequire(import.meta.url).resolve('pg'))});
-    const [url, name, pid] = process.argv.slice(1);
-    const alive = () => { try { process.kill(Number(pid), 0); return true; } catch { return false; } };
-    const timer = setInterval(async () => {
-      if (alive()) return;
-      clearInterval(timer);
-      const c = new pg.Client({ connectionString: url });
-      try { await c.connect(); await c.query('DROP DATABASE IF EXISTS ' + name + ' WITH (FORCE)'); } catch {} finally { await c.end().catch(() => {}); }
-    }, 500);`;
-  spawn(process.execPath, ['-e', script, ADMIN_URL, name, String(process.pid)], { detached: true, stdio: 'ignore' }).unref();
-}
-
 async function freshDatabase(label: string): Promise<TestDatabase> {
   const db = await createTestDatabase(label);
   const name = new URL(db.url).pathname.slice(1);
   if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`unexpected database name ${name}`);
-  dropWhenGone(name);
+  dropWhenGone(ADMIN_URL, name);
   created.push(name);
   cleanups.push(() => db.drop());
   return db;
