@@ -270,6 +270,19 @@ export function createResponseCache({ run, maxBytes, watch, today = dayClock() }
     return v === null ? null : dataVersionToken(v);
   };
 
+  /** The version, key and stored entry of a request, counting it as a hit, a miss or a bypass (version unknown). */
+  const lookup = (op: AnyOperation, input: Record<string, unknown>) => {
+    const version = currentToken();
+    const key = version === null ? null : keyOf(op, input, version);
+    if (version === null) stats.bypassed += 1;
+    const hit = key === null ? undefined : lru.get(key);
+    if (key !== null) {
+      if (hit) stats.hits += 1;
+      else stats.misses += 1;
+    }
+    return { version, key, hit };
+  };
+
   /** Runs a miss and stores its entry when the version held; null entry for anything but a storable 200. */
   const miss = async (runner: Executor, op: AnyOperation, input: Record<string, unknown>, key: string | null, version: string | null) => {
     const outcome = await runner(op, input);
@@ -296,17 +309,10 @@ export function createResponseCache({ run, maxBytes, watch, today = dayClock() }
     handles,
     async respond(req, reply, op, input) {
       if (!handles(op)) return run(op, input);
-      const version = currentToken();
-      const key = version === null ? null : keyOf(op, input, version);
-      if (version === null) stats.bypassed += 1;
-      if (key !== null) {
-        const hit = lru.get(key);
-        if (hit) {
-          stats.hits += 1;
-          sendEntry(req, reply, hit);
-          return null;
-        }
-        stats.misses += 1;
+      const { version, key, hit } = lookup(op, input);
+      if (hit) {
+        sendEntry(req, reply, hit);
+        return null;
       }
       const { outcome, entry } = await miss(run, op, input, key, version);
       if (!entry) return outcome;
@@ -316,18 +322,11 @@ export function createResponseCache({ run, maxBytes, watch, today = dayClock() }
     executor(inner) {
       return async (op, input) => {
         if (!handles(op)) return inner(op, input);
-        const version = currentToken();
-        const key = version === null ? null : keyOf(op, input, version);
-        if (version === null) stats.bypassed += 1;
-        if (key !== null) {
-          const hit = lru.get(key);
-          if (hit) {
-            stats.hits += 1;
-            const text = hit.identity.toString('utf8');
-            const body = hit.textBody ? text : (JSON.parse(text) as unknown);
-            return { status: 200, contentType: hit.contentType, body, ...(hit.headers ? { headers: hit.headers } : {}) };
-          }
-          stats.misses += 1;
+        const { version, key, hit } = lookup(op, input);
+        if (hit) {
+          const text = hit.identity.toString('utf8');
+          const body = hit.textBody ? text : (JSON.parse(text) as unknown);
+          return { status: 200, contentType: hit.contentType, body, ...(hit.headers ? { headers: hit.headers } : {}) };
         }
         return (await miss(inner, op, input, key, version)).outcome;
       };
