@@ -166,6 +166,8 @@ export async function generatePanel(pool: pg.Pool, opts: SynthOptions, log: (lin
     // References hold by construction: foreign-key triggers skipped where allowed (a superuser).
     await client.query('SET session_replication_role = replica').catch(() => {});
     await client.query("SET work_mem = '256MB'");
+    // The store span indexes are rebuilt after the bulk load: a sort in memory where it fits.
+    await client.query("SET maintenance_work_mem = '1GB'");
     await client.query('BEGIN');
     await step('listings', () => copyListings(client, { listings: opts.listings, days, start }));
 
