@@ -4,23 +4,31 @@
  * 1. Every row is validated while it is streamed with COPY into a session-local staging table; a
  *    malformed row (format.ts: strict integer cents, no NUL byte, known columns only) or a day
  *    after today in New Zealand rejects the whole file (file, line and column in the error) before
- *    anything is written.
+ *    anything is written. References are resolved while streaming, from maps read before the
+ *    COPY: retailer and store ids, and the listing ids of the first row's chain (any other listing
+ *    gets a provisional negative key, one per chain and external id, replaced by its id when the
+ *    day that first shows it is merged). An unknown retailer or store, or a store on a
+ *    national-only chain, rejects the file (first such line named) after the whole file is read.
  * 2. Ingests of the same retailer are serialised: a session advisory lock per retailer
  *    ({@link INGEST_LOCK_CLASS}, retailer id) is taken before the checks and held until the last
  *    day is merged, so a concurrent ingest of the same chain waits, then sees what the first wrote
  *    (an identical day is skipped, a different one rejected) — never a raw unique violation.
- * 3. References and conflicts are checked on the staging table (unknown retailer or store,
- *    duplicate rows, a day older than what is already stored, a day already ingested with other
- *    data); any problem rejects the whole file.
- * 4. Each day is then merged in one transaction, set-based: listings are upserted, changed or
- *    vanished open spans are closed, new spans opened, national spans built from the median across
- *    the chain's reporting stores, and daily store statistics written.
+ * 3. Conflicts are checked on the staging table: duplicate rows (a unique index on day, store and
+ *    listing, which the merge then reads by), a day older than what is already stored, a day
+ *    already ingested with other data (collection digests); any problem rejects the whole file.
+ * 4. Each day is then merged in one transaction, set-based: listings are upserted; one hash join
+ *    of the stores' open spans with the day's rows finds what changed, so only changed or
+ *    vanished spans are closed and only new prices open spans; national spans come from the median
+ *    across the chain's reporting stores, computed in the same aggregation as the daily store
+ *    statistics.
  *
  * "Make unchanged prices free" (DESIGN.md): an open span stores no `last_day`; its end is its
  * store's (or chain's, nationally) last collection day. A day writes only what changed.
  * Re-ingesting a day with identical data changes nothing (collections carry a digest). A process
  * killed mid-ingest leaves every day either fully merged or absent (one transaction per day; the
  * lock is released with the connection); re-running the same input completes it.
+ *
+ * Needs PostgreSQL 15 or later (a unique index with NULLS NOT DISTINCT: national rows have no store).
  */
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -80,15 +88,17 @@ export interface IngestResult {
   seconds: { stage: number; check: number; merge: number };
 }
 
+/** The staging table's columns, in COPY order (see {@link copyLines}). */
 const STAGE_COLUMNS = [
-  'line', 'day', 'retailer', 'store', 'external_id', 'price', 'promo_price', 'promo_kind', 'multibuy_qty',
-  'multibuy_price', 'name', 'brand', 'size_text', 'gtin', 'category_path', 'image', 'retailer_url', 'available',
+  'line', 'day', 'retailer_id', 'store_id', 'listing_id', 'external_id', 'price', 'promo_price', 'promo_kind', 'multibuy_qty',
+  'multibuy_price', 'name', 'brand', 'size_text', 'gtin', 'category_path', 'image', 'retailer_url', 'available', 'attrs',
 ] as const;
 
+/** A value in COPY's text format (`\N` for null; backslash, tab, newline and carriage return escaped). */
 function copyText(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
   const s = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
-  return s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+  return /[\\\t\n\r]/.test(s) ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : s;
 }
 
 interface StageCounter {
@@ -97,26 +107,137 @@ interface StageCounter {
   file: string | null;
 }
 
-async function* copyLines(records: AsyncIterable<RawRecord> | Iterable<RawRecord>, counter: StageCounter, today: string) {
+/**
+ * Ids the staging resolves while streaming: every retailer and store (a few hundred rows), and the
+ * listings of one chain (read before the COPY, since the connection is busy during it).
+ */
+interface References {
+  retailers: Map<string, { id: number; nationalOnly: boolean }>;
+  /** `retailer id \0 store external id` → store id. */
+  stores: Map<string, number>;
+  /** The chain whose listings are in {@link listings}, or null. */
+  listingsOf: number | null;
+  /** External id → listing id, for `listingsOf`. */
+  listings: Map<string, number>;
+  /** `retailer id \0 external id` → provisional negative key, for every other listing. */
+  provisional: Map<string, number>;
+}
+
+/** The first line of each kind of reference problem, thrown in this order after the stream ends. */
+interface ReferenceProblems {
+  unknownRetailer?: { line: number; retailer: string };
+  nationalOnly?: { line: number; retailer: string };
+  unknownStore?: { line: number; retailer: string; store: string };
+}
+
+/** Reads the retailers and stores, and the listings of `firstRetailer` (a slug) when it is known. */
+async function readReferences(client: pg.PoolClient, firstRetailer: string | null): Promise<References> {
+  const retailers = new Map<string, { id: number; nationalOnly: boolean }>();
+  for (const r of (await client.query<{ id: number; slug: string; national_only: boolean }>('SELECT id, slug, national_only FROM retailer')).rows) {
+    retailers.set(r.slug, { id: r.id, nationalOnly: r.national_only });
+  }
+  const stores = new Map<string, number>();
+  for (const r of (await client.query<{ id: number; retailer_id: number; external_id: string }>('SELECT id, retailer_id, external_id FROM store')).rows) {
+    stores.set(`${r.retailer_id}\u0000${r.external_id}`, r.id);
+  }
+  const first = firstRetailer === null ? undefined : retailers.get(firstRetailer);
+  const listings = new Map<string, number>();
+  if (first) {
+    for (const r of (await client.query<{ id: number; external_id: string }>('SELECT id, external_id FROM listing WHERE retailer_id = $1', [first.id])).rows) {
+      listings.set(r.external_id, r.id);
+    }
+  }
+  return { retailers, stores, listingsOf: first?.id ?? null, listings, provisional: new Map() };
+}
+
+/** The listing id of `externalId` at `retailerId`: its id when read, else its provisional negative key. */
+function listingKey(refs: References, retailerId: number, externalId: string): number {
+  if (retailerId === refs.listingsOf) {
+    const id = refs.listings.get(externalId);
+    if (id !== undefined) return id;
+  }
+  const k = `${retailerId}\u0000${externalId}`;
+  let p = refs.provisional.get(k);
+  if (p === undefined) {
+    p = -(refs.provisional.size + 1);
+    refs.provisional.set(k, p);
+  }
+  return p;
+}
+
+/**
+ * Validates each record and yields COPY text for the staging table, resolving references; the first
+ * reference problem of each kind is noted in `problems` (and its rows not staged).
+ * @throws ObservationError for a malformed record or a day after `today`.
+ */
+async function* copyLines(
+  records: AsyncIterable<RawRecord>, counter: StageCounter, today: string, refs: References, problems: ReferenceProblems,
+) {
   let buf = '';
+  let checkedDay = '';
   for await (const raw of records) {
     const o = validateObservation(raw);
     counter.file ??= raw.file ?? null;
-    if (isFutureDay(o.day, today)) {
-      throw new ObservationError(
-        `${o.day} is after today in New Zealand (${today}): a collection day cannot be in the future (history is append-only, so it would block every later real day)`,
-        raw.line, { file: raw.file, column: 'day' },
-      );
+    if (o.day !== checkedDay) {
+      if (isFutureDay(o.day, today)) {
+        throw new ObservationError(
+          `${o.day} is after today in New Zealand (${today}): a collection day cannot be in the future (history is append-only, so it would block every later real day)`,
+          raw.line, { file: raw.file, column: 'day' },
+        );
+      }
+      checkedDay = o.day;
     }
-    const row = { ...o, line: raw.line, gtin: o.gtin === null ? null : gtinKey(o.gtin) };
-    buf += STAGE_COLUMNS.map((c) => copyText((row as Record<string, unknown>)[c])).join('\t') + '\n';
     counter.rows += 1;
+    const retailer = refs.retailers.get(o.retailer);
+    if (!retailer) {
+      problems.unknownRetailer ??= { line: raw.line, retailer: o.retailer };
+      continue;
+    }
+    let storeId: number | null = null;
+    if (o.store !== null) {
+      if (retailer.nationalOnly) {
+        problems.nationalOnly ??= { line: raw.line, retailer: o.retailer };
+        continue;
+      }
+      const id = refs.stores.get(`${retailer.id}\u0000${o.store}`);
+      if (id === undefined) {
+        problems.unknownStore ??= { line: raw.line, retailer: o.retailer, store: o.store };
+        continue;
+      }
+      storeId = id;
+    }
+    if (problems.unknownRetailer || problems.nationalOnly || problems.unknownStore) continue; // the file is refused: stop staging
+    const gtin = o.gtin === null ? null : gtinKey(o.gtin);
+    const path = o.category_path.length > 0 ? o.category_path : null;
+    const attrs = o.name !== null || o.brand !== null || o.size_text !== null || gtin !== null || path !== null
+      || o.image !== null || o.retailer_url !== null || o.available !== null;
+    buf += `${raw.line}\t${o.day}\t${retailer.id}\t${storeId ?? '\\N'}\t${listingKey(refs, retailer.id, o.external_id)}\t${copyText(o.external_id)}\t${o.price}\t${
+      copyText(o.promo_price)}\t${copyText(o.promo_kind)}\t${copyText(o.multibuy_qty)}\t${copyText(o.multibuy_price)}\t${
+      attrs ? `${copyText(o.name)}\t${copyText(o.brand)}\t${copyText(o.size_text)}\t${copyText(gtin)}\t${copyText(path)}\t${copyText(o.image)}\t${
+        copyText(o.retailer_url)}\t${copyText(o.available)}\tt` : '\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\tf'}\n`;
     if (buf.length > 1 << 16) {
       yield buf;
       buf = '';
     }
   }
   if (buf) yield buf;
+}
+
+/** Throws the first reference problem noted while staging, in the order the checks have always run. */
+function throwReferenceProblems(problems: ReferenceProblems, file: string | null): void {
+  const p = problems;
+  if (p.unknownRetailer) throw new ObservationError(`unknown retailer "${p.unknownRetailer.retailer}"`, p.unknownRetailer.line, { file });
+  if (p.nationalOnly) throw new ObservationError(`${p.nationalOnly.retailer} has national prices only: leave store empty`, p.nationalOnly.line, { file });
+  if (p.unknownStore) {
+    throw new ObservationError(`unknown store "${p.unknownStore.store}" of ${p.unknownStore.retailer} (import the store list first)`, p.unknownStore.line, { file });
+  }
+}
+
+/** Yields `first` (when given), then the rest of `it`. */
+async function* prepend<T>(first: IteratorResult<T>, it: AsyncIterator<T> | Iterator<T>): AsyncGenerator<T> {
+  if (first.done) return;
+  yield first.value;
+  for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
 }
 
 async function fail(client: pg.PoolClient, file: string | null, sql: string, params: unknown[], message: (r: Record<string, unknown>) => string) {
@@ -145,34 +266,37 @@ export async function ingest(
     await client.query(DROP_TEMP);
     // Temp tables live in local buffers (default 8 MB); a day of a national panel needs more.
     await client.query("SET temp_buffers = '256MB'").catch(() => {}); // only settable before first temp use
-    await client.query(`CREATE TEMP TABLE stg_raw (
-      line INT, day DATE, retailer TEXT, store TEXT, external_id TEXT, price INT, promo_price INT,
+    // The references are read before the COPY (the connection is busy during it), with the listings
+    // of the first row's chain: a national collector's call holds one chain.
+    const it = (Symbol.asyncIterator in records ? (records as AsyncIterable<RawRecord>)[Symbol.asyncIterator]() : (records as Iterable<RawRecord>)[Symbol.iterator]());
+    const t0 = performance.now();
+    const first = await it.next();
+    const firstRetailer = first.done ? null : (first.value.record as { retailer?: unknown } | null)?.retailer;
+    const refs = await readReferences(client, typeof firstRetailer === 'string' ? firstRetailer : null);
+    await client.query(`CREATE TEMP TABLE stg (
+      line INT, day DATE, retailer_id INT, store_id INT, listing_id INT, external_id TEXT, price INT, promo_price INT,
       promo_kind SMALLINT, multibuy_qty INT, multibuy_price INT, name TEXT, brand TEXT, size_text TEXT,
-      gtin BIGINT, category_path JSONB, image TEXT, retailer_url TEXT, available BOOLEAN)`);
+      gtin BIGINT, category_path JSONB, image TEXT, retailer_url TEXT, available BOOLEAN, attrs BOOLEAN)`);
     const counter: StageCounter = { rows: 0, file: null };
     const file = () => counter.file;
-    const copy = client.query(copyFrom(`COPY stg_raw (${STAGE_COLUMNS.join(', ')}) FROM STDIN`));
-    const t0 = performance.now();
-    await pipeline(Readable.from(copyLines(records, counter, today)), copy);
+    const problems: ReferenceProblems = {};
+    const copy = client.query(copyFrom(`COPY stg (${STAGE_COLUMNS.join(', ')}) FROM STDIN`));
+    await pipeline(Readable.from(copyLines(prepend(first, it), counter, today, refs, problems)), copy);
     const t1 = performance.now();
     if (counter.rows === 0) return { rows: 0, days: [], merged: [], skipped: 0, listingIds: [], seconds: { stage: (t1 - t0) / 1000, check: 0, merge: 0 } };
+    throwReferenceProblems(problems, file());
 
-    // References, resolved in one pass.
-    await client.query(`CREATE TEMP TABLE stg AS
-      SELECT o.*, r.id AS retailer_id, r.national_only, s.id AS store_id
-      FROM stg_raw o LEFT JOIN retailer r ON r.slug = o.retailer
-      LEFT JOIN store s ON s.retailer_id = r.id AND s.external_id = o.store`);
-    await client.query('DROP TABLE stg_raw');
-    await fail(client, file(), 'SELECT line, retailer FROM stg WHERE retailer_id IS NULL ORDER BY line LIMIT 1', [],
-      (r) => `unknown retailer "${r.retailer}"`);
-    await fail(client, file(), 'SELECT line, retailer FROM stg WHERE national_only AND store IS NOT NULL ORDER BY line LIMIT 1', [],
-      (r) => `${r.retailer} has national prices only: leave store empty`);
-    await fail(client, file(), 'SELECT line, retailer, store FROM stg WHERE store IS NOT NULL AND store_id IS NULL ORDER BY line LIMIT 1', [],
-      (r) => `unknown store "${r.store}" of ${r.retailer} (import the store list first)`);
-    await fail(client, file(), `SELECT max(line) AS line, external_id, store, day::text FROM stg
-      GROUP BY retailer_id, store_id, store, external_id, day HAVING count(*) > 1 ORDER BY 1 LIMIT 1`, [],
-      (r) => `duplicate observation of ${r.external_id} at store "${r.store ?? ''}" on ${r.day}`);
-    await client.query('CREATE INDEX ON stg (day)');
+    // Duplicates: the unique index the merge reads by (a listing's provisional key stands for its
+    // chain and external id, so equal keys are equal observations' keys).
+    try {
+      await client.query('CREATE UNIQUE INDEX stg_key ON stg (day, store_id, listing_id) NULLS NOT DISTINCT');
+    } catch (e) {
+      if ((e as { code?: string }).code !== '23505') throw e;
+      await fail(client, file(), `SELECT max(s.line) AS line, s.external_id, st.external_id AS store, s.day::text FROM stg s
+        LEFT JOIN store st ON st.id = s.store_id GROUP BY s.day, s.store_id, st.external_id, s.listing_id, s.external_id HAVING count(*) > 1 ORDER BY 1 LIMIT 1`, [],
+        (r) => `duplicate observation of ${r.external_id} at store "${r.store ?? ''}" on ${r.day}`);
+      throw e;
+    }
     await client.query('ANALYZE stg');
 
     // One ingest per retailer at a time (ascending ids, so two multi-chain ingests cannot deadlock):
@@ -181,16 +305,15 @@ export async function ingest(
     for (const id of locked) await client.query('SELECT pg_advisory_lock($1, $2)', [INGEST_LOCK_CLASS, id]);
 
     const inputDays = (await client.query<{ day: string }>('SELECT DISTINCT day::text AS day FROM stg ORDER BY 1')).rows.map((r) => r.day);
-    // Collections (one per retailer-day) and their digests: identical re-ingest is skipped,
-    // a conflicting one rejected.
+    // Collections (one per retailer-day) and their digests ({@link COLLECTION_DIGEST}): identical
+    // re-ingest is skipped, a conflicting one rejected.
     await client.query(`CREATE TEMP TABLE stg_coll AS
-      SELECT retailer_id, day, min(line) AS line, count(*)::int AS rows,
-             md5(string_agg(concat_ws('|', coalesce(store, ''), external_id, price, promo_price, promo_kind, multibuy_qty, multibuy_price), ','
-               ORDER BY coalesce(store, ''), external_id)) AS digest
+      SELECT retailer_id, day, min(line) AS line, count(*)::int AS rows, ${COLLECTION_DIGEST} AS digest
       FROM stg GROUP BY retailer_id, day`);
     await fail(client, file(), `SELECT sc.line, r.slug, sc.day::text FROM stg_coll sc JOIN retailer r ON r.id = sc.retailer_id
       JOIN collection c ON c.retailer_id = sc.retailer_id AND c.store_id IS NULL AND c.day = sc.day
-      WHERE c.digest <> sc.digest ORDER BY sc.line LIMIT 1`, [],
+      WHERE c.digest <> CASE WHEN c.digest LIKE 'v2:%' THEN sc.digest ELSE (${LEGACY_COLLECTION_DIGEST}) END
+      ORDER BY sc.line LIMIT 1`, [],
       (r) => `${r.slug} ${r.day} was already ingested with different observations (a chain's day is ingested once, from one file)`);
     const skipped = (await client.query(`DELETE FROM stg_coll sc USING collection c
       WHERE c.retailer_id = sc.retailer_id AND c.store_id IS NULL AND c.day = sc.day`)).rowCount ?? 0;
@@ -216,9 +339,9 @@ export async function ingest(
     }
     bar.stop();
     const t3 = performance.now();
+    // Every merged day replaced its provisional keys with listing ids.
     const listingIds = days.length === 0 ? [] : (await client.query<{ id: number }>(
-      `SELECT l.id FROM (SELECT DISTINCT retailer_id, external_id FROM stg) s
-       JOIN listing l ON l.retailer_id = s.retailer_id AND l.external_id = s.external_id ORDER BY l.id`)).rows.map((r) => r.id);
+      'SELECT DISTINCT listing_id AS id FROM stg ORDER BY 1')).rows.map((r) => r.id);
     const seconds = { stage: (t1 - t0) / 1000, check: (t2 - t1) / 1000, merge: (t3 - t2) / 1000 };
     return { rows: counter.rows, days: inputDays, merged: days, skipped, listingIds, seconds };
   } finally {
@@ -236,7 +359,26 @@ export async function ingest(
   }
 }
 
-const DROP_TEMP = 'DROP TABLE IF EXISTS pg_temp.stg_raw, pg_temp.stg, pg_temp.stg_coll, pg_temp.stg_day, pg_temp.nat';
+const DROP_TEMP = 'DROP TABLE IF EXISTS pg_temp.stg, pg_temp.stg_coll, pg_temp.chg, pg_temp.agg, pg_temp.nat';
+
+/** One observation's priced fields, positionally (`format` writes NULL as empty: no two rows alike). */
+const ROW_TEXT = (s: string) => `format('%s|%s|%s|%s|%s|%s|%s', ${s}.store_id, ${s}.external_id, ${s}.price, ${s}.promo_price, ${s}.promo_kind, ${s}.multibuy_qty, ${s}.multibuy_price)`;
+
+/**
+ * The digest of a chain-day's observations (collection.digest of its national row), for use in a
+ * `GROUP BY retailer_id, day` over `stg`: `v2:<rows>:<sum of 64-bit hashes, seed 0>:<seed 1>` — a
+ * multiset hash (the sum of each row's `hashtextextended`, the stable hash PostgreSQL partitions
+ * by), so it needs no sort of the day's rows and does not depend on their order.
+ */
+const COLLECTION_DIGEST = `'v2:' || count(*) || ':' || sum(hashtextextended(${ROW_TEXT('stg')}, 0)) || ':' || sum(hashtextextended(${ROW_TEXT('stg')}, 1))`;
+
+/**
+ * The digest collections written before `v2` carry (md5 of the rows sorted by store and external
+ * id), for the chain-day of `sc` (a stg_coll row): computed only to compare with such a collection.
+ */
+const LEGACY_COLLECTION_DIGEST = `SELECT md5(string_agg(concat_ws('|', coalesce(st.external_id, ''), s.external_id, s.price, s.promo_price, s.promo_kind, s.multibuy_qty, s.multibuy_price), ','
+    ORDER BY coalesce(st.external_id, ''), s.external_id))
+  FROM stg s LEFT JOIN store st ON st.id = s.store_id WHERE s.retailer_id = sc.retailer_id AND s.day = sc.day`;
 
 const SAME_PRICE = (a: string, b: string) => `${a}.price = ${b}.price
   AND ${a}.promo_price IS NOT DISTINCT FROM ${b}.promo_price AND ${a}.promo_kind IS NOT DISTINCT FROM ${b}.promo_kind
@@ -250,26 +392,34 @@ const SAME_PRICE = (a: string, b: string) => `${a}.price = ${b}.price
 const IMAGE_PATH = (col: string) => `(CASE WHEN ${col} ~ '^/[A-Za-z0-9_./-]+\\.avif$' THEN ${col} END)`;
 const IMAGE_SOURCE = (col: string) => `(CASE WHEN ${col} !~ '^/[A-Za-z0-9_./-]+\\.avif$' THEN ${col} END)`;
 
-/** Merges the staged rows of one day, inside the caller's transaction. */
+/**
+ * Merges the staged rows of one day, inside the caller's transaction: listings, store spans,
+ * national spans, daily store statistics and collections. Reads `stg` by its unique index
+ * (day, store, listing); writes only what changed.
+ */
 async function mergeDayInSql(client: pg.PoolClient, day: string, mode: CollectionMode, afterGap: boolean, source: string | null): Promise<void> {
   const q = (sql: string) => client.query(sql, [day]);
 
-  // Listings: insert new ones, then update attributes that changed (an empty value never erases).
+  // Listings first seen today: insert them, then give their rows (of every staged day) their ids.
   // Only the missing ones are offered to INSERT: a conflicting row would still draw an id from the
   // sequence, leaving gaps of a whole day's size between listing ids.
-  await q(`INSERT INTO listing (retailer_id, external_id, name, first_seen)
+  const fresh = await q(`INSERT INTO listing (retailer_id, external_id, name, first_seen)
     SELECT DISTINCT s.retailer_id, s.external_id, r.name || ' item ' || s.external_id, $1::date
-    FROM stg s JOIN retailer r ON r.id = s.retailer_id WHERE s.day = $1
+    FROM stg s JOIN retailer r ON r.id = s.retailer_id WHERE s.day = $1 AND s.listing_id < 0
       AND NOT EXISTS (SELECT 1 FROM listing l WHERE l.retailer_id = s.retailer_id AND l.external_id = s.external_id)
     ON CONFLICT (retailer_id, external_id) DO NOTHING`);
-  await q(`CREATE TEMP TABLE stg_day ON COMMIT DROP AS
-    SELECT s.*, l.id AS listing_id FROM stg s JOIN listing l ON l.retailer_id = s.retailer_id AND l.external_id = s.external_id
-    WHERE s.day = $1`);
-  await client.query('CREATE INDEX ON stg_day (store_id, listing_id)');
-  await client.query('ANALYZE stg_day');
+  if ((fresh.rowCount ?? 0) > 0 || (await q('SELECT 1 FROM stg WHERE day = $1 AND listing_id < 0 LIMIT 1')).rowCount) {
+    await client.query(`UPDATE stg s SET listing_id = l.id FROM listing l
+      WHERE s.listing_id < 0 AND l.retailer_id = s.retailer_id AND l.external_id = s.external_id`);
+    await client.query('ANALYZE stg');
+  }
+
+  // Attributes that changed (an empty value never erases), from each listing's chosen row: the last
+  // line with a name, else the last line.
   await q(`WITH a AS (
       SELECT DISTINCT ON (listing_id) listing_id, name, brand, size_text, gtin, category_path, image, retailer_url, available
-      FROM stg_day WHERE day = $1 ORDER BY listing_id, (name IS NULL), line DESC)
+      FROM stg WHERE day = $1 AND listing_id IN (SELECT listing_id FROM stg WHERE day = $1 AND attrs)
+      ORDER BY listing_id, (name IS NULL), line DESC)
     UPDATE listing l SET name = coalesce(a.name, l.name), brand = coalesce(a.brand, l.brand),
       size_text = coalesce(a.size_text, l.size_text), gtin = coalesce(a.gtin, l.gtin),
       category_path = CASE WHEN jsonb_array_length(a.category_path) > 0
@@ -284,61 +434,70 @@ async function mergeDayInSql(client: pg.PoolClient, day: string, mode: Collectio
       OR (${IMAGE_PATH('a.image')} IS NOT NULL AND ${IMAGE_PATH('a.image')} IS DISTINCT FROM l.image)
       OR (${IMAGE_SOURCE('a.image')} IS NOT NULL AND ${IMAGE_SOURCE('a.image')} IS DISTINCT FROM l.image_url) OR (a.retailer_url IS NOT NULL AND a.retailer_url IS DISTINCT FROM l.retailer_url)
       OR coalesce(a.available, true) IS DISTINCT FROM l.available OR $1::date < l.first_seen)`);
+  // A listing whose rows carry no attribute at all: its chosen row is empty, so it is available again
+  // and seen since today at the latest (the same rule as above, without the sort).
+  await q(`UPDATE listing l SET available = true, first_seen = least(l.first_seen, $1::date)
+    FROM (SELECT listing_id FROM stg WHERE day = $1 GROUP BY listing_id HAVING NOT bool_or(attrs)) o
+    WHERE l.id = o.listing_id AND (l.available IS DISTINCT FROM true OR $1::date < l.first_seen)`);
 
-  // Store spans: close open spans that changed (or, in a snapshot, were not observed; after a gap,
-  // every open span) at the store's previous collection day; open spans for new prices.
-  await q(`UPDATE store_price_span sp SET last_day = st.last_day
-    FROM store st
-    WHERE st.id IN (SELECT DISTINCT store_id FROM stg_day WHERE day = $1 AND store_id IS NOT NULL)
-      AND sp.store_id = st.id AND sp.last_day IS NULL
-      ${afterGap ? '' : `AND NOT EXISTS (SELECT 1 FROM stg_day o WHERE o.day = $1 AND o.store_id = sp.store_id AND o.listing_id = sp.listing_id AND ${SAME_PRICE('o', 'sp')})`}
-      ${mode === 'changes' && !afterGap ? 'AND EXISTS (SELECT 1 FROM stg_day o WHERE o.day = $1 AND o.store_id = sp.store_id AND o.listing_id = sp.listing_id)' : ''}`);
+  // Store spans: one hash join of the reporting stores' open spans with the day's rows finds the
+  // spans to close (changed; in a snapshot also not observed; after a gap, every one) and the rows
+  // that open a span (new or changed; after a gap, every one). Closed at the store's previous
+  // collection day.
+  await q(`CREATE TEMP TABLE chg ON COMMIT DROP AS
+    SELECT sp.id AS span_id, sp.store_id AS span_store, o.listing_id, o.store_id, o.price, o.promo_price, o.promo_kind, o.multibuy_qty, o.multibuy_price
+    FROM (SELECT * FROM store_price_span WHERE last_day IS NULL
+            AND store_id IN (SELECT DISTINCT store_id FROM stg WHERE day = $1 AND store_id IS NOT NULL)) sp
+    FULL JOIN (SELECT * FROM stg WHERE day = $1 AND store_id IS NOT NULL) o ON o.store_id = sp.store_id AND o.listing_id = sp.listing_id
+    ${afterGap ? '' : `WHERE sp.id IS NULL OR o.listing_id IS NULL OR NOT (${SAME_PRICE('o', 'sp')})`}`);
+  await client.query(`UPDATE store_price_span sp SET last_day = st.last_day
+    FROM chg c JOIN store st ON st.id = c.span_store
+    WHERE sp.id = c.span_id ${mode === 'changes' && !afterGap ? 'AND c.listing_id IS NOT NULL' : ''}`);
   await q(`INSERT INTO store_price_span (listing_id, store_id, first_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price)
-    SELECT o.listing_id, o.store_id, $1::date, o.price, o.promo_price, o.promo_kind, o.multibuy_qty, o.multibuy_price
-    FROM stg_day o WHERE o.day = $1 AND o.store_id IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM store_price_span sp WHERE sp.store_id = o.store_id AND sp.listing_id = o.listing_id AND sp.last_day IS NULL)`);
-  await q(`UPDATE store SET last_day = $1::date WHERE id IN (SELECT DISTINCT store_id FROM stg_day WHERE day = $1 AND store_id IS NOT NULL)`);
+    SELECT listing_id, store_id, $1::date, price, promo_price, promo_kind, multibuy_qty, multibuy_price
+    FROM chg WHERE listing_id IS NOT NULL`);
+  await q(`UPDATE store SET last_day = $1::date WHERE id IN (SELECT DISTINCT store_id FROM stg WHERE day = $1 AND store_id IS NOT NULL)`);
 
-  // National observations: a direct national row wins; otherwise the median across stores
-  // (same rules as src/domain/spans.ts nationalPrice).
+  // One aggregation over the store rows gives the daily store statistics and the national median
+  // observations (same rules as src/domain/spans.ts nationalPrice).
+  await q(`CREATE TEMP TABLE agg ON COMMIT DROP AS
+    SELECT listing_id, retailer_id, min(price) AS min, max(price) AS max, count(*) AS n,
+      round(percentile_cont(0.5) WITHIN GROUP (ORDER BY price)::numeric)::int AS price,
+      count(promo_price) * 2 > count(*) AS promo,
+      round(percentile_cont(0.5) WITHIN GROUP (ORDER BY promo_price)::numeric)::int AS promo_price,
+      mode() WITHIN GROUP (ORDER BY promo_kind) FILTER (WHERE promo_price IS NOT NULL) AS promo_kind,
+      mode() WITHIN GROUP (ORDER BY multibuy_qty) FILTER (WHERE promo_kind = 3) AS multibuy_qty,
+      round(percentile_cont(0.5) WITHIN GROUP (ORDER BY multibuy_price) FILTER (WHERE promo_kind = 3)::numeric)::int AS multibuy_price
+    FROM stg WHERE day = $1 AND store_id IS NOT NULL GROUP BY listing_id, retailer_id`);
+
+  // National observations: a direct national row wins; otherwise the median across stores.
   await q(`CREATE TEMP TABLE nat ON COMMIT DROP AS
     SELECT listing_id, retailer_id, price, promo_price, promo_kind, multibuy_qty, multibuy_price
-    FROM stg_day WHERE day = $1 AND store_id IS NULL
+    FROM stg WHERE day = $1 AND store_id IS NULL
     UNION ALL
     SELECT listing_id, retailer_id, price, CASE WHEN promo THEN promo_price END, CASE WHEN promo THEN promo_kind END,
       CASE WHEN promo AND promo_kind = 3 THEN multibuy_qty END, CASE WHEN promo AND promo_kind = 3 THEN multibuy_price END
-    FROM (
-      SELECT listing_id, retailer_id,
-        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY price)::numeric)::int AS price,
-        count(promo_price) * 2 > count(*) AS promo,
-        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY promo_price)::numeric)::int AS promo_price,
-        mode() WITHIN GROUP (ORDER BY promo_kind) FILTER (WHERE promo_price IS NOT NULL) AS promo_kind,
-        mode() WITHIN GROUP (ORDER BY multibuy_qty) FILTER (WHERE promo_kind = 3) AS multibuy_qty,
-        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY multibuy_price) FILTER (WHERE promo_kind = 3)::numeric)::int AS multibuy_price
-      FROM stg_day s WHERE day = $1 AND store_id IS NOT NULL
-        AND NOT EXISTS (SELECT 1 FROM stg_day d WHERE d.day = $1 AND d.store_id IS NULL AND d.listing_id = s.listing_id)
-      GROUP BY listing_id, retailer_id) m`);
+    FROM agg a WHERE NOT EXISTS (SELECT 1 FROM stg d WHERE d.day = $1 AND d.store_id IS NULL AND d.listing_id = a.listing_id)`);
   await q(`UPDATE national_price_span sp SET last_day = r.last_national_day
     FROM listing l JOIN retailer r ON r.id = l.retailer_id
     WHERE l.id = sp.listing_id AND sp.last_day IS NULL
-      AND l.retailer_id IN (SELECT DISTINCT retailer_id FROM stg_day WHERE day = $1)
+      AND l.retailer_id IN (SELECT DISTINCT retailer_id FROM stg WHERE day = $1)
       ${afterGap ? '' : `AND NOT EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id AND ${SAME_PRICE('o', 'sp')})`}
       ${mode === 'changes' && !afterGap ? 'AND EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id)' : ''}`);
   await q(`INSERT INTO national_price_span (listing_id, first_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price)
     SELECT o.listing_id, $1::date, o.price, o.promo_price, o.promo_kind, o.multibuy_qty, o.multibuy_price
     FROM nat o WHERE NOT EXISTS (SELECT 1 FROM national_price_span sp WHERE sp.listing_id = o.listing_id AND sp.last_day IS NULL)`);
-  await q(`UPDATE retailer SET last_national_day = $1::date, last_run = now() WHERE id IN (SELECT DISTINCT retailer_id FROM stg_day WHERE day = $1)`);
+  await q(`UPDATE retailer SET last_national_day = $1::date, last_run = now() WHERE id IN (SELECT DISTINCT retailer_id FROM stg WHERE day = $1)`);
 
   // Daily store statistics (shelf price across the stores that priced the listing).
   await q(`INSERT INTO listing_day_stats (listing_id, day, min, med, max, n)
-    SELECT listing_id, $1::date, min(price), round(percentile_cont(0.5) WITHIN GROUP (ORDER BY price)::numeric)::int, max(price), count(*)
-    FROM stg_day WHERE day = $1 AND store_id IS NOT NULL GROUP BY listing_id
+    SELECT listing_id, $1::date, min, price, max, n FROM agg
     ON CONFLICT (listing_id, day) DO NOTHING`);
 
   // Collections: the chain's national one (with the digest) and one per store.
   await client.query(`INSERT INTO collection (retailer_id, store_id, day, mode, rows, digest, source)
     SELECT retailer_id, NULL, day, $2, rows, digest, $3 FROM stg_coll WHERE day = $1
     UNION ALL
-    SELECT retailer_id, store_id, day, $2, count(*), '', $3 FROM stg_day WHERE day = $1 AND store_id IS NOT NULL GROUP BY retailer_id, store_id, day`,
+    SELECT retailer_id, store_id, day, $2, count(*), '', $3 FROM stg WHERE day = $1 AND store_id IS NOT NULL GROUP BY retailer_id, store_id, day`,
     [day, mode, source]);
 }
