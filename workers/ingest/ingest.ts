@@ -103,6 +103,11 @@ function copyText(v: unknown): string {
 
 interface StageCounter {
   rows: number;
+  /** The days and retailer ids staged. */
+  days: Set<string>;
+  retailers: Set<number>;
+  /** The store ids staged, by day. */
+  stores: Map<string, Set<number>>;
   /** The file the records came from (named in the check errors), when they came from one. */
   file: string | null;
 }
@@ -175,6 +180,7 @@ async function* copyLines(
 ) {
   let buf = '';
   let checkedDay = '';
+  let lastStore: number | null = null;
   for await (const raw of records) {
     const o = validateObservation(raw);
     counter.file ??= raw.file ?? null;
@@ -186,6 +192,8 @@ async function* copyLines(
         );
       }
       checkedDay = o.day;
+      counter.days.add(o.day);
+      lastStore = null;
     }
     counter.rows += 1;
     const retailer = refs.retailers.get(o.retailer);
@@ -207,6 +215,13 @@ async function* copyLines(
       storeId = id;
     }
     if (problems.unknownRetailer || problems.nationalOnly || problems.unknownStore) continue; // the file is refused: stop staging
+    counter.retailers.add(retailer.id);
+    if (storeId !== null && storeId !== lastStore) {
+      let set = counter.stores.get(o.day);
+      if (!set) counter.stores.set(o.day, (set = new Set()));
+      set.add(storeId);
+      lastStore = storeId;
+    }
     const gtin = o.gtin === null ? null : gtinKey(o.gtin);
     const path = o.category_path.length > 0 ? o.category_path : null;
     const attrs = o.name !== null || o.brand !== null || o.size_text !== null || gtin !== null || path !== null
@@ -266,6 +281,8 @@ export async function ingest(
     await client.query(DROP_TEMP);
     // Temp tables live in local buffers (default 8 MB); a day of a national panel needs more.
     await client.query("SET temp_buffers = '256MB'").catch(() => {}); // only settable before first temp use
+    // Hash joins and sorts over a day's rows in memory (reset when the connection goes back).
+    await client.query("SET work_mem = '256MB'");
     // The references are read before the COPY (the connection is busy during it), with the listings
     // of the first row's chain: a national collector's call holds one chain.
     const it = (Symbol.asyncIterator in records ? (records as AsyncIterable<RawRecord>)[Symbol.asyncIterator]() : (records as Iterable<RawRecord>)[Symbol.iterator]());
@@ -277,7 +294,7 @@ export async function ingest(
       line INT, day DATE, retailer_id INT, store_id INT, listing_id INT, external_id TEXT, price INT, promo_price INT,
       promo_kind SMALLINT, multibuy_qty INT, multibuy_price INT, name TEXT, brand TEXT, size_text TEXT,
       gtin BIGINT, category_path JSONB, image TEXT, retailer_url TEXT, available BOOLEAN, attrs BOOLEAN)`);
-    const counter: StageCounter = { rows: 0, file: null };
+    const counter: StageCounter = { rows: 0, file: null, days: new Set(), retailers: new Set(), stores: new Map() };
     const file = () => counter.file;
     const problems: ReferenceProblems = {};
     const copy = client.query(copyFrom(`COPY stg (${STAGE_COLUMNS.join(', ')}) FROM STDIN`));
@@ -301,10 +318,10 @@ export async function ingest(
 
     // One ingest per retailer at a time (ascending ids, so two multi-chain ingests cannot deadlock):
     // everything below reads and writes the chain's state as the previous ingest left it.
-    locked = (await client.query<{ id: number }>('SELECT DISTINCT retailer_id AS id FROM stg ORDER BY 1')).rows.map((r) => r.id);
+    locked = [...counter.retailers].sort((a, b) => a - b);
     for (const id of locked) await client.query('SELECT pg_advisory_lock($1, $2)', [INGEST_LOCK_CLASS, id]);
 
-    const inputDays = (await client.query<{ day: string }>('SELECT DISTINCT day::text AS day FROM stg ORDER BY 1')).rows.map((r) => r.day);
+    const inputDays = [...counter.days].sort();
     // Collections (one per retailer-day) and their digests ({@link COLLECTION_DIGEST}): identical
     // re-ingest is skipped, a conflicting one rejected.
     await client.query(`CREATE TEMP TABLE stg_coll AS
@@ -317,7 +334,7 @@ export async function ingest(
       (r) => `${r.slug} ${r.day} was already ingested with different observations (a chain's day is ingested once, from one file)`);
     const skipped = (await client.query(`DELETE FROM stg_coll sc USING collection c
       WHERE c.retailer_id = sc.retailer_id AND c.store_id IS NULL AND c.day = sc.day`)).rowCount ?? 0;
-    await client.query('DELETE FROM stg WHERE NOT EXISTS (SELECT 1 FROM stg_coll sc WHERE sc.retailer_id = stg.retailer_id AND sc.day = stg.day)');
+    if (skipped > 0) await client.query('DELETE FROM stg WHERE NOT EXISTS (SELECT 1 FROM stg_coll sc WHERE sc.retailer_id = stg.retailer_id AND sc.day = stg.day)');
     await fail(client, file(), `SELECT sc.line, r.slug, sc.day::text, r.last_national_day::text AS last FROM stg_coll sc
       JOIN retailer r ON r.id = sc.retailer_id WHERE sc.day <= r.last_national_day ORDER BY sc.line LIMIT 1`, [],
       (r) => `${r.slug} ${r.day} is not after the last ingested day ${r.last} (history is append-only)`);
@@ -325,14 +342,14 @@ export async function ingest(
       JOIN store st ON st.id = s.store_id WHERE s.day <= st.last_day GROUP BY st.external_id, s.day, st.last_day ORDER BY 1 LIMIT 1`, [],
       (r) => `store ${r.external_id}: ${r.day} is not after its last ingested day ${r.last}`);
 
-    const days = (await client.query<{ day: string }>('SELECT DISTINCT day::text AS day FROM stg ORDER BY 1')).rows.map((r) => r.day);
+    const days = (await client.query<{ day: string }>('SELECT DISTINCT day::text AS day FROM stg_coll ORDER BY 1')).rows.map((r) => r.day);
     const t2 = performance.now();
     const bar = makeProgress(opts.progress, 'ingest days', days.length);
     for (const day of days) {
       // One transaction per day, on the held connection (its temporary tables and advisory locks);
       // the day's data version bump commits with it (src/db/data-version.ts).
       await inTransaction(client, async (tx) => {
-        await mergeDayInSql(tx, day, mode, opts.afterGap === true, opts.source ?? null);
+        await mergeDayInSql(tx, day, [...(counter.stores.get(day) ?? [])], mode, opts.afterGap === true, opts.source ?? null);
         await bumpDataVersion(tx, `ingest ${day}${opts.source ? ` (${opts.source})` : ''}`);
       });
       bar.increment();
@@ -351,7 +368,7 @@ export async function ingest(
         broken = true;
       });
     }
-    await client.query(DROP_TEMP).catch(() => {
+    await client.query(`${DROP_TEMP}; RESET work_mem`).catch(() => {
       broken = true;
     });
     // A connection that could not release its locks must not go back to the pool holding them.
@@ -361,16 +378,14 @@ export async function ingest(
 
 const DROP_TEMP = 'DROP TABLE IF EXISTS pg_temp.stg, pg_temp.stg_coll, pg_temp.chg, pg_temp.agg, pg_temp.nat';
 
-/** One observation's priced fields, positionally (`format` writes NULL as empty: no two rows alike). */
-const ROW_TEXT = (s: string) => `format('%s|%s|%s|%s|%s|%s|%s', ${s}.store_id, ${s}.external_id, ${s}.price, ${s}.promo_price, ${s}.promo_kind, ${s}.multibuy_qty, ${s}.multibuy_price)`;
-
 /**
  * The digest of a chain-day's observations (collection.digest of its national row), for use in a
- * `GROUP BY retailer_id, day` over `stg`: `v2:<rows>:<sum of 64-bit hashes, seed 0>:<seed 1>` — a
- * multiset hash (the sum of each row's `hashtextextended`, the stable hash PostgreSQL partitions
- * by), so it needs no sort of the day's rows and does not depend on their order.
+ * `GROUP BY retailer_id, day` over `stg`: `v2:<rows>:<sum of the rows' 64-bit hashes>` — a multiset
+ * hash of each row's priced fields (store, external id, price, promotion, multibuy) by
+ * `hash_record_extended`, the stable hash PostgreSQL partitions by (PostgreSQL 14+), so it needs
+ * no sort of the day's rows and does not depend on their order.
  */
-const COLLECTION_DIGEST = `'v2:' || count(*) || ':' || sum(hashtextextended(${ROW_TEXT('stg')}, 0)) || ':' || sum(hashtextextended(${ROW_TEXT('stg')}, 1))`;
+const COLLECTION_DIGEST = `'v2:' || count(*) || ':' || sum(hash_record_extended((store_id, external_id, price, promo_price, promo_kind, multibuy_qty, multibuy_price), 0))`;
 
 /**
  * The digest collections written before `v2` carry (md5 of the rows sorted by store and external
@@ -394,10 +409,12 @@ const IMAGE_SOURCE = (col: string) => `(CASE WHEN ${col} !~ '^/[A-Za-z0-9_./-]+\
 
 /**
  * Merges the staged rows of one day, inside the caller's transaction: listings, store spans,
- * national spans, daily store statistics and collections. Reads `stg` by its unique index
- * (day, store, listing); writes only what changed.
+ * national spans, daily store statistics and collections; `stores` are the ids of the stores
+ * observed that day. Writes only what changed.
  */
-async function mergeDayInSql(client: pg.PoolClient, day: string, mode: CollectionMode, afterGap: boolean, source: string | null): Promise<void> {
+async function mergeDayInSql(
+  client: pg.PoolClient, day: string, stores: number[], mode: CollectionMode, afterGap: boolean, source: string | null,
+): Promise<void> {
   const q = (sql: string) => client.query(sql, [day]);
 
   // Listings first seen today: insert them, then give their rows (of every staged day) their ids.
@@ -444,19 +461,20 @@ async function mergeDayInSql(client: pg.PoolClient, day: string, mode: Collectio
   // spans to close (changed; in a snapshot also not observed; after a gap, every one) and the rows
   // that open a span (new or changed; after a gap, every one). Closed at the store's previous
   // collection day.
-  await q(`CREATE TEMP TABLE chg ON COMMIT DROP AS
+  await client.query(`CREATE TEMP TABLE chg ON COMMIT DROP AS
     SELECT sp.id AS span_id, sp.store_id AS span_store, o.listing_id, o.store_id, o.price, o.promo_price, o.promo_kind, o.multibuy_qty, o.multibuy_price
-    FROM (SELECT * FROM store_price_span WHERE last_day IS NULL
-            AND store_id IN (SELECT DISTINCT store_id FROM stg WHERE day = $1 AND store_id IS NOT NULL)) sp
+    FROM (SELECT * FROM store_price_span WHERE last_day IS NULL AND store_id = ANY($2::int[])) sp
     FULL JOIN (SELECT * FROM stg WHERE day = $1 AND store_id IS NOT NULL) o ON o.store_id = sp.store_id AND o.listing_id = sp.listing_id
-    ${afterGap ? '' : `WHERE sp.id IS NULL OR o.listing_id IS NULL OR NOT (${SAME_PRICE('o', 'sp')})`}`);
+    ${afterGap ? '' : `WHERE sp.id IS NULL OR o.listing_id IS NULL OR NOT (${SAME_PRICE('o', 'sp')})`}`, [day, stores]);
+  // Its size decides the plan: on a steady day a few % of rows, each closed through the primary key.
+  await client.query('ANALYZE chg');
   await client.query(`UPDATE store_price_span sp SET last_day = st.last_day
     FROM chg c JOIN store st ON st.id = c.span_store
     WHERE sp.id = c.span_id ${mode === 'changes' && !afterGap ? 'AND c.listing_id IS NOT NULL' : ''}`);
   await q(`INSERT INTO store_price_span (listing_id, store_id, first_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price)
     SELECT listing_id, store_id, $1::date, price, promo_price, promo_kind, multibuy_qty, multibuy_price
-    FROM chg WHERE listing_id IS NOT NULL`);
-  await q(`UPDATE store SET last_day = $1::date WHERE id IN (SELECT DISTINCT store_id FROM stg WHERE day = $1 AND store_id IS NOT NULL)`);
+    FROM chg WHERE listing_id IS NOT NULL ORDER BY store_id, listing_id`); // in the open-span index order: fewer pages touched
+  await client.query('UPDATE store SET last_day = $1::date WHERE id = ANY($2::int[])', [day, stores]);
 
   // One aggregation over the store rows gives the daily store statistics and the national median
   // observations (same rules as src/domain/spans.ts nationalPrice).
