@@ -368,3 +368,45 @@ function pickCols(w: Record<string, unknown>) {
   const { store, listing, first_day, last_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price } = w;
   return { ...(store ? { store } : {}), listing, first_day, last_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price };
 }
+
+describe('collection digests: v2, and those written before it', () => {
+  let db: TestDatabase;
+  const STORES = ['60561e46-ece7-43a7-b142-9b14812586e4', '5f167936-79ae-4f6a-b9d2-74afe1bb096b'];
+  // Synthetic day (made-up listings at two real fixture stores), with a promotion and a multibuy.
+  const day = (d: string, bump = 0): ObservationInput[] => STORES.flatMap((store, s) => [
+    { day: d, retailer: 'paknsave', store, external_id: 'SYN-D1', price: 349 + s + bump },
+    { day: d, retailer: 'paknsave', store, external_id: 'SYN-D2', price: 500, promo_price: 450, promo_kind: 1 },
+    { day: d, retailer: 'paknsave', store, external_id: 'SYN-D3', price: 250, promo_kind: 3, multibuy_qty: 2, multibuy_price: 400 },
+  ]);
+  beforeAll(async () => {
+    db = await createTestDatabase('ingest_digest');
+    await insertFixtureStores(db.pool);
+  });
+  afterAll(async () => db?.drop());
+
+  it('does not depend on row order, and refuses the same day with other prices', async () => {
+    const first = await ingest(db.pool, records(day('2026-08-20')), { progress: false });
+    expect(first.merged).toEqual(['2026-08-20']);
+    const digest = (await db.pool.query(`SELECT digest FROM collection WHERE day = '2026-08-20' AND store_id IS NULL`)).rows[0].digest as string;
+    expect(digest).toMatch(/^v2:6:-?\d+$/);
+    const again = await ingest(db.pool, records(day('2026-08-20').reverse()), { progress: false });
+    expect(again).toMatchObject({ merged: [], skipped: 1 });
+    await expect(ingest(db.pool, records(day('2026-08-20', 1)), { progress: false })).rejects.toThrow(/already ingested with different observations/);
+  });
+
+  it('compares a day recorded with the digest written before v2 in that digest', async () => {
+    await ingest(db.pool, records(day('2026-08-21')), { progress: false });
+    // The former digest: md5 of the rows sorted by store and external id (the code before v2).
+    const rows = day('2026-08-21');
+    const legacy = (await db.pool.query(
+      `SELECT md5(string_agg(concat_ws('|', coalesce(store, ''), external_id, price, promo_price, promo_kind, multibuy_qty, multibuy_price), ','
+         ORDER BY coalesce(store, ''), external_id)) AS d
+       FROM jsonb_to_recordset($1::jsonb) AS x(store text, external_id text, price int, promo_price int, promo_kind smallint, multibuy_qty int, multibuy_price int)`,
+      [JSON.stringify(rows.map((r) => ({ ...r, promo_price: r.promo_price ?? (r.promo_kind === 3 ? Math.round(Number(r.multibuy_price) / Number(r.multibuy_qty)) : null) })))],
+    )).rows[0].d as string;
+    expect(legacy).toMatch(/^[0-9a-f]{32}$/);
+    await db.pool.query(`UPDATE collection SET digest = $1 WHERE day = '2026-08-21' AND store_id IS NULL`, [legacy]);
+    expect(await ingest(db.pool, records(rows), { progress: false })).toMatchObject({ merged: [], skipped: 1 });
+    await expect(ingest(db.pool, records(day('2026-08-21', 1)), { progress: false })).rejects.toThrow(/already ingested with different observations/);
+  });
+});
