@@ -131,6 +131,20 @@ LIMIT $4`;
 export interface EmbeddedOptions {
   /** Adds a semantic list (cosine similarity of the query to candidate names) when given. */
   embedder?: Embedder;
+  /**
+   * The thresholds of the type-ahead view's listing lookup (default {@link FEW_WORD_HITS},
+   * {@link WALK_ROWS}); tests lower them so a small catalogue takes every path. Answers do not
+   * depend on them.
+   */
+  suggestView?: SuggestViewTuning;
+}
+
+/** Thresholds of {@link viewListingOrds} (counts of rows, each ≥ 0). */
+export interface SuggestViewTuning {
+  /** Word keys a prefix may have and still be answered from its keys alone. */
+  fewWordHits?: number;
+  /** Listings of one tier walked in order before its keys are read. */
+  walkRows?: number;
 }
 
 /** Reciprocal-rank-fuses an extra ranking into a scored list (ids best first). */
@@ -202,29 +216,174 @@ brands AS (
   ORDER BY (norm LIKE $2 ESCAPE '\\') DESC, n DESC, label LIMIT 3
 ),`;
 
-/** Products, listings and the display order, shared by both forms of the suggestion query. */
-const SUGGEST_TAIL_SQL = `
+/** Products, shared by every form of the suggestion query. */
+const SUGGEST_PRODUCTS_SQL = `
 products AS (
   SELECT p.id, p.name, p.size_text FROM product p
   WHERE ($4::text IS NULL OR p.search_name LIKE $4 ESCAPE '\\') AND ' ' || p.search_name LIKE $1 ESCAPE '\\'
   ORDER BY (search_normalize(p.name) LIKE $2 ESCAPE '\\') DESC, length(p.name), p.id LIMIT $3
-),
+),`;
+
+/** Listings matched live: each one's search_name tested and each match's name normalised. */
+const LIVE_LISTINGS_SQL = `
 listings AS (
   SELECT l.id, l.name, l.size_text, r.name AS chain FROM listing l JOIN retailer r ON r.id = l.retailer_id
   -- The substring test can use the trigram index; the word-start test then rechecks.
   WHERE l.product_id IS NULL AND ($4::text IS NULL OR l.search_name LIKE $4 ESCAPE '\\') AND ' ' || l.search_name LIKE $1 ESCAPE '\\'
   ORDER BY l.available DESC, (search_normalize(l.name) LIKE $2 ESCAPE '\\') DESC, length(l.name), l.id LIMIT $3
-)
+)`;
+
+/** The listings {@link viewListingOrds} chose ($5: their `suggest_listing.ord`, in display order). */
+const VIEW_LISTINGS_SQL = `
+listings AS (
+  SELECT l.id, l.name, l.size_text, r.name AS chain
+  FROM unnest($5::int[]) WITH ORDINALITY u(ord, k) JOIN suggest_listing s ON s.ord = u.ord
+    JOIN listing l ON l.id = s.listing_id JOIN retailer r ON r.id = l.retailer_id
+  ORDER BY u.k
+)`;
+
+/** The display order, shared by every form of the suggestion query. */
+const SUGGEST_UNION_SQL = `
 SELECT 'category' AS kind, NULL::int AS id, label, nullif(parent, '') AS detail, 1 AS grp, -n AS ord FROM cats
 UNION ALL SELECT 'brand', NULL, label, n || CASE WHEN n = 1 THEN ' listing' ELSE ' listings' END, 2, -n FROM brands
 UNION ALL SELECT 'product', id, name, size_text, 3, 0 FROM products
 UNION ALL SELECT 'listing', id, name, concat_ws(' · ', size_text, chain), 4, 0 FROM listings
 ORDER BY grp, ord`;
 
-/** The suggestion query computing categories and brands live ($4: the trigram substring pattern or null). */
-const SUGGEST_SQL = `WITH ${LIVE_TERMS_SQL}${SUGGEST_TAIL_SQL}`;
-/** The suggestion query reading categories and brands from the type-ahead view (same parameters). */
-const SUGGEST_VIEW_SQL = `WITH ${VIEW_TERMS_SQL}${SUGGEST_TAIL_SQL}`;
+/** The suggestion query computing every part live ($4: the trigram substring pattern or null). */
+const SUGGEST_SQL = `WITH ${LIVE_TERMS_SQL}${SUGGEST_PRODUCTS_SQL}${LIVE_LISTINGS_SQL}${SUGGEST_UNION_SQL}`;
+/**
+ * The suggestion query reading categories and brands from the type-ahead view, and the listings
+ * chosen from it beforehand ($5, {@link viewListingOrds}); $1 to $4 as {@link SUGGEST_SQL}.
+ */
+const SUGGEST_VIEW_SQL = `WITH ${VIEW_TERMS_SQL}${SUGGEST_PRODUCTS_SQL}${VIEW_LISTINGS_SQL}${SUGGEST_UNION_SQL}`;
+
+/**
+ * Characters of a `suggest_word` key (workers/levels/suggest.ts): each word start of a listing's
+ * search_name is stored as the text from there on, cut to this many characters; a longer prefix is
+ * looked up by its first ones and rechecked on search_name.
+ */
+export const WORD_KEY_CHARS = 24;
+
+/** Characters of a `suggest_name` key (a listing's normalised name, cut as a btree entry must be). */
+export const NAME_KEY_CHARS = 200;
+
+/**
+ * At most this many `suggest_word` keys (or `suggest_listing` names) starting with a prefix are read,
+ * then ranked and rechecked all at once; a prefix with more is common, and each tier of the order
+ * is first walked in order.
+ */
+export const FEW_WORD_HITS = 1000;
+
+/**
+ * Listings of one tier read in display order while looking for a common prefix's matches (about
+ * `limit` × listings / matches rows); a tier with fewer matches in them is read by its keys instead.
+ */
+export const WALK_ROWS = 4000;
+
+/** One tier of the display order: available first, then names starting with the prefix first. */
+const VIEW_TIERS = [
+  { available: true, starts: true },
+  { available: true, starts: false },
+  { available: false, starts: true },
+  { available: false, starts: false },
+] as const;
+
+/**
+ * The listings a suggestion lists, as their `ord` in the type-ahead view (workers/levels/suggest.ts
+ * `suggest_listing`, `suggest_word`, `suggest_name`; call only while it is current): the listings
+ * without a product whose search_name has a word starting with `norm` (normalised text), ordered as
+ * the live query orders them (available first, then those whose normalised name starts with
+ * `norm`, then shorter name, then id; `ord` is that rank without the prefix test, the available
+ * listings holding ords 1 to their count), at most `limit` (1..12). `tuning` overrides the
+ * thresholds (tests).
+ *
+ * A prefix with at most {@link FEW_WORD_HITS} word keys is ranked from its keys. A commoner one is
+ * answered tier by tier ({@link VIEW_TIERS}) until `limit` are found: the tiers of names starting
+ * with the prefix from those names when at most FEW_WORD_HITS do; otherwise each tier's first
+ * {@link WALK_ROWS} listings by `ord` are tested in order, and a tier with fewer matches there is
+ * read from its keys in `ord` order (the name keys, or the word keys).
+ * @throws the database's errors.
+ */
+async function viewListingOrds(
+  client: pg.PoolClient,
+  norm: string,
+  limit: number,
+  tuning: SuggestViewTuning = {},
+): Promise<number[]> {
+  const few = tuning.fewWordHits ?? FEW_WORD_HITS;
+  const walkRows = tuning.walkRows ?? WALK_ROWS;
+  const like = escapeLike(norm);
+  const wordStart = `% ${like}%`;
+  const start = `${like}%`;
+  const chars = Array.from(norm);
+  const wordKey = `${escapeLike(chars.slice(0, WORD_KEY_CHARS).join(''))}%`;
+  const nameKey = `${escapeLike(chars.slice(0, NAME_KEY_CHARS).join(''))}%`;
+  const ords = (rows: { ord: number }[]) => rows.map((r) => r.ord);
+  // Up to few + 1 listings with a word key, and with a name key, starting with the prefix (in key
+  // order: the index's, whatever the planner estimates), and the count of available listings.
+  const probe = (await client.query<{ hits: number[]; starts: number[]; available: number }>(
+    `SELECT ARRAY(SELECT ord FROM suggest_word WHERE key LIKE $1 ESCAPE '\\' ORDER BY key LIMIT $3) AS hits,
+            ARRAY(SELECT ord FROM suggest_name WHERE key LIKE $2 ESCAPE '\\' ORDER BY key LIMIT $3) AS starts,
+            (SELECT coalesce(max(ord), 0) FROM suggest_listing WHERE available) AS available`,
+    [wordKey, nameKey, few + 1],
+  )).rows[0];
+  if (probe.hits.length <= few) {
+    if (probe.hits.length === 0) return [];
+    const hits = [...new Set(probe.hits)];
+    if (chars.length <= WORD_KEY_CHARS && probe.starts.length <= few && chars.length <= NAME_KEY_CHARS) {
+      // The keys are whole for this prefix: the word keys are the matches, the name keys the names
+      // starting with it; ranked here.
+      const starts = new Set(probe.starts);
+      const rank = (ord: number) => [ord > probe.available ? 1 : 0, starts.has(ord) ? 0 : 1, ord];
+      const cmp = (a: number, b: number) => {
+        const [x, y] = [rank(a), rank(b)];
+        return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+      };
+      return hits.sort(cmp).slice(0, limit);
+    }
+    return ords((await client.query<{ ord: number }>(
+      `SELECT ord FROM suggest_listing
+       WHERE ord = ANY($1::int[]) AND ' ' || search_name LIKE $2 ESCAPE '\\'
+       ORDER BY available DESC, (name_norm LIKE $3 ESCAPE '\\') DESC, ord LIMIT $4`,
+      [hits, wordStart, start, limit],
+    )).rows);
+  }
+  const out: number[] = [];
+  for (const tier of VIEW_TIERS) {
+    const need = limit - out.length;
+    if (need <= 0) break;
+    const test = `${tier.starts ? '' : 'NOT '}(name_norm LIKE $2 ESCAPE '\\') AND ' ' || search_name LIKE $3 ESCAPE '\\'`;
+    if (tier.starts && probe.starts.length <= few) {
+      // Few names start with the prefix: all of them are at hand.
+      out.push(...ords((await client.query<{ ord: number }>(
+        `SELECT ord FROM suggest_listing WHERE ord = ANY($5::int[]) AND available = $1 AND ${test} ORDER BY ord LIMIT $4`,
+        [tier.available, start, wordStart, need, probe.starts],
+      )).rows));
+      continue;
+    }
+    const walked = ords((await client.query<{ ord: number }>(
+      `SELECT ord FROM (
+         SELECT ord, name_norm, search_name FROM suggest_listing WHERE available = $1 ORDER BY ord LIMIT $5
+       ) w WHERE ${test} ORDER BY ord LIMIT $4`,
+      [tier.available, start, wordStart, need, walkRows],
+    )).rows);
+    if (walked.length === need) {
+      out.push(...walked);
+      continue;
+    }
+    // Fewer matches than needed among the first WALK_ROWS (a prefix of long names, say): the
+    // listings of the tier's keys (name keys, or word keys) in `ord` order, each tested until
+    // `need` are found (a nested loop: OFFSET 0 keeps the planner from reading every key's listing).
+    out.push(...ords((await client.query<{ ord: number }>(
+      `SELECT x.ord FROM (SELECT DISTINCT ord FROM ${tier.starts ? 'suggest_name' : 'suggest_word'} WHERE key LIKE $5 ESCAPE '\\' ORDER BY ord) h,
+         LATERAL (SELECT ord FROM suggest_listing WHERE ord = h.ord AND available = $1 AND ${test} OFFSET 0) x
+       ORDER BY h.ord LIMIT $4`,
+      [tier.available, start, wordStart, need, tier.starts ? nameKey : wordKey],
+    )).rows));
+  }
+  return out;
+}
 
 /**
  * Runs `fn` in a read-only transaction with JIT compilation off: the planner's row estimates for
@@ -284,15 +443,18 @@ export function createEmbeddedBackend(pool: pg.Pool, opts: EmbeddedOptions = {})
       const norm = normalizeSearchText(prefix);
       if (!norm) return [];
       const like = escapeLike(norm);
-      const rows = await readOnly(pool, async (client) =>
-        (await client.query<{ kind: SuggestionHit['kind']; id: number | null; label: string; detail: string | null }>(
-          // The type-ahead view's rows while they hold the current data (else aggregated live).
-          (await suggestViewsCurrent(client)) ? SUGGEST_VIEW_SQL : SUGGEST_SQL,
-          // A trigram index cannot serve a pattern of fewer than three characters (it would read
-          // every entry): then $4 is null and the scans filter on the word start alone.
-          [`% ${like}%`, `${like}%`, limit, norm.length >= 3 ? `%${like}%` : null],
-        )).rows,
-      );
+      const rows = await readOnly(pool, async (client) => {
+        // A trigram index cannot serve a pattern of fewer than three characters (it would read
+        // every entry): then $4 is null and the scans filter on the word start alone.
+        const params: unknown[] = [`% ${like}%`, `${like}%`, limit, norm.length >= 3 ? `%${like}%` : null];
+        // The type-ahead view's rows while they hold the current data (else computed live).
+        const view = await suggestViewsCurrent(client);
+        if (view) params.push(await viewListingOrds(client, norm, limit, opts.suggestView));
+        return (await client.query<{ kind: SuggestionHit['kind']; id: number | null; label: string; detail: string | null }>(
+          view ? SUGGEST_VIEW_SQL : SUGGEST_SQL,
+          params,
+        )).rows;
+      });
       return rows.slice(0, limit).map((r) => ({ ...r, href: suggestionHref(r.kind, r.id, r.label) }));
     },
 

@@ -2,11 +2,14 @@
  * The type-ahead view of the derived-views worker (issue 19 item 3: "suggestions and 'recently
  * seen' scan per request"): `suggest_term` (every category label of the chains' own paths with its
  * least parent path and listing count, every brand by normalised text with its listing count) and
- * `recent_listing` (each chain's {@link RECENT_PER_CHAIN} most recently seen listings), written in
+ * `recent_listing` (each chain's {@link RECENT_PER_CHAIN} most recently seen listings), and (issue 19
+ * item 5) `suggest_listing` (every listing without a product, ranked in suggestion order, with its
+ * normalised name), `suggest_word` (each word start of their search_name as a key) and
+ * `suggest_name` (their normalised names as keys), written in
  * the transaction the orchestrator (workers/levels/run.ts) opened.
  *
- * **Exactness.** The rows are what the live queries of src/search/embedded.ts (categories, brands)
- * and src/services/search.ts (recently seen) compute, so the API reads them only while they are
+ * **Exactness.** The rows are what the live queries of src/search/embedded.ts (categories, brands,
+ * listings) and src/services/search.ts (recently seen) compute, so the API reads them only while they are
  * current: the view's `view_run.data_version` is the database's data version
  * (src/db/data-version.ts, bumped by every write job) at the end of the run that built or confirmed
  * them ({@link markSuggestCurrent}); any later write moves that version and the API computes live
@@ -15,6 +18,7 @@
 import type pg from 'pg';
 import { latestNationalSpanJoin, listingLastSeenSql } from '../../src/services/span-sql.js';
 import { RECENT_PER_CHAIN } from '../../src/services/search.js';
+import { NAME_KEY_CHARS, WORD_KEY_CHARS } from '../../src/search/embedded.js';
 
 /**
  * Listings kept per chain in `recent_listing` (src/services/search.ts RECENT_PER_CHAIN): the most
@@ -28,6 +32,10 @@ export interface SuggestReport {
   categories: number;
   brands: number;
   recent: number;
+  /** Rows of `suggest_listing` (listings without a product). */
+  listings: number;
+  /** Rows of `suggest_word` (distinct word-start keys per listing). */
+  words: number;
   seconds: number;
 }
 
@@ -46,7 +54,7 @@ export async function markSuggestCurrent(client: pg.PoolClient): Promise<void> {
 }
 
 /**
- * Rebuilds `suggest_term` and `recent_listing` (module comment) in the caller's transaction.
+ * Rebuilds `suggest_term`, `recent_listing`, `suggest_listing`, `suggest_word` and `suggest_name` (module comment) in the caller's transaction.
  * @throws the database's errors.
  */
 export async function buildSuggestViews(client: pg.PoolClient): Promise<SuggestReport> {
@@ -83,11 +91,37 @@ export async function buildSuggestViews(client: pg.PoolClient): Promise<SuggestR
      ) x WHERE k <= $1`,
     [RECENT_PER_CHAIN],
   );
-  await client.query('ANALYZE suggest_term, recent_listing');
+  // Listings as src/search/embedded.ts SUGGEST_SQL `listings`: the unlinked ones, ranked available
+  // first, then by name length, then id (`ord`), with the normalised name of the "starts with"
+  // test (search_normalize, the rule the live query applies).
+  await client.query('DELETE FROM suggest_word');
+  await client.query('DELETE FROM suggest_name');
+  await client.query('DELETE FROM suggest_listing');
+  const listings = await client.query(
+    `INSERT INTO suggest_listing (listing_id, ord, available, name_norm, search_name)
+     SELECT id, row_number() OVER (ORDER BY available DESC, length(name), id), available, search_normalize(name), search_name
+     FROM listing WHERE product_id IS NULL AND search_name IS NOT NULL
+     ORDER BY 2`,
+  );
+  // Each normalised name as a key (cut as a btree entry must be), in key order.
+  await client.query('INSERT INTO suggest_name (key, ord) SELECT left(name_norm, $1), ord FROM suggest_listing ORDER BY 1, 2', [NAME_KEY_CHARS]);
+  // Each word start of search_name (position 1 and each one after a space: the live query's
+  // ' ' || search_name LIKE '% prefix%'), cut to WORD_KEY_CHARS characters; in key order, so a
+  // prefix's rows lie together.
+  const words = await client.query(
+    `INSERT INTO suggest_word (key, ord)
+     SELECT DISTINCT left(array_to_string(w.words[i:], ' '), $1), s.ord
+     FROM suggest_listing s, LATERAL (SELECT string_to_array(s.search_name, ' ') AS words) w, generate_subscripts(w.words, 1) i
+     ORDER BY 1, 2`,
+    [WORD_KEY_CHARS],
+  );
+  await client.query('ANALYZE suggest_term, recent_listing, suggest_listing, suggest_word, suggest_name');
   return {
     categories: cats.rowCount ?? 0,
     brands: brands.rowCount ?? 0,
     recent: recent.rowCount ?? 0,
+    listings: listings.rowCount ?? 0,
+    words: words.rowCount ?? 0,
     seconds: (performance.now() - t0) / 1000,
   };
 }
