@@ -156,6 +156,21 @@ export function canonicalJson(v: unknown): string {
 }
 
 /**
+ * Whether parameters as received are flat — each a string, number, boolean or null, or an array of
+ * those (what a query string gives) — so their text can key an alias before validation. Anything
+ * deeper (an MCP tool's arguments can be any JSON, nested thousands deep) goes to the schema first.
+ */
+export function isFlat(input: Record<string, unknown>): boolean {
+  const primitive = (v: unknown) => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+  for (const k in input) {
+    const v = input[k];
+    if (primitive(v) || v === undefined) continue;
+    if (!Array.isArray(v) || !v.every(primitive)) return false;
+  }
+  return true;
+}
+
+/**
  * Whether an Accept-Encoding value accepts gzip: `gzip` (or `x-gzip`) listed with q > 0, or `*`
  * with q > 0 and gzip not refused by name (RFC 9110 §12.5.3).
  */
@@ -279,11 +294,11 @@ export function createResponseCache({ run, maxBytes, watch, today = dayClock() }
   /** The version, key and stored entry of a request, counting it as a hit, a miss or a bypass (version unknown). */
   const lookup = (op: AnyOperation, input: Record<string, unknown>) => {
     const version = currentToken();
-    const raw = version === null ? null : `${version}|${today()}|${op.name}|${canonicalJson(input)}`;
+    const raw = version === null || !isFlat(input) ? null : `${version}|${today()}|${op.name}|${canonicalJson(input)}`;
     let key = raw === null ? null : aliases.get(raw) ?? null;
     if (key === null && version !== null) {
       key = keyOf(op, input, version);
-      if (key !== null) aliases.set(raw as string, key);
+      if (key !== null && raw !== null) aliases.set(raw, key);
     }
     if (version === null) stats.bypassed += 1;
     const hit = key === null ? undefined : lru.get(key);
