@@ -525,19 +525,8 @@ async function main(): Promise<void> {
 
 if (process.argv[2] === '--serve') {
   const [url, cacheBytes, exportDir] = process.argv.slice(3);
-  const { announce, exitWithParent } = await import('./child-server.js');
-  const { openDatabase } = await import('../../src/db/database.js');
-  const { loadEnv } = await import('../../src/env.js');
-  const { createServer } = await import('../../facades/server.js');
-  const db = await openDatabase({ databaseUrl: url, embeddedDir: '', embeddedPort: 0, migrate: false });
-  const env = loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'production', CACHE_MAX_BYTES: cacheBytes, EXPORT_DIR: exportDir });
-  const app = await createServer({ db, env, rateLimit: { perMinute: 1e9, perDay: 1e9 } });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  announce((app.server.address() as { port: number }).port);
-  exitWithParent(async () => {
-    await app.close();
-    await db.close();
-  });
+  const { serveApp } = await import('./child-server.js');
+  await serveApp(url, cacheBytes, { EXPORT_DIR: exportDir });
 } else if (process.argv[2] === '--export') {
   const [url, dir] = process.argv.slice(3);
   const { runExport } = await import('../../workers/export/export.js');

@@ -20,7 +20,8 @@ import { DATA_DIR } from '../helpers/db.js';
 import { parsePostmasterPid } from '../../src/db/embedded.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const PORT = 20000 + Math.floor(Math.random() * 20000);
+// Below the kernel's ephemeral range (32768–60999 here), so an outgoing connection cannot hold it.
+const PORT = 20000 + 2 * Math.floor(Math.random() * 6000);
 const PG_PORT = PORT + 1;
 const BASE = `http://127.0.0.1:${PORT}`;
 

@@ -90,7 +90,7 @@ describe('describeFailure', () => {
 
 describe('one embedded PostgreSQL per data directory', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prices-embedded-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = 20000 + Math.floor(Math.random() * 12000); // below the ephemeral range (32768–60999)
   const started: EmbeddedServer[] = [];
   const lockPid = () => parsePostmasterPid(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8'))?.pid;
   const answers = async (url: string) => {
