@@ -82,6 +82,7 @@ import { buildStoreViews, type StoreViewsReport } from '../../workers/levels/sto
 import { prng } from '../helpers/prng.js';
 import { generateIndexPanel } from './synthetic-index-panel.js';
 import { dropWhenGone } from './scratch-db.js';
+import { percentile } from './timing.js';
 
 if (!process.env.TEST_DATABASE_URL && process.env.DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.DATABASE_URL;
 const { createTestDatabase } = await import('../helpers/db.js');
@@ -380,10 +381,6 @@ function get(agent: http.Agent, port: number, entry: string): Promise<{ status: 
 }
 
 /** Nearest-rank percentile of sorted `xs` (p in 0..100). */
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
 interface Run {
   requests: number;
   p50: number;

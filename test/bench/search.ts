@@ -34,6 +34,7 @@ import { mean, ndcgAtK, recallAtK, reciprocalRank } from '../../src/search/relev
 import { syntheticListings, syntheticObservations, SYNTHETIC_RETAILERS } from './synthetic-catalogue.js';
 import { recordResults } from './results.js';
 import { dropWhenGone } from './scratch-db.js';
+import { percentile } from './timing.js';
 
 const K = 10;
 /** Results requested per relevance query (the API's default page of search_listings). */
@@ -102,10 +103,6 @@ async function freshDatabase(label: string): Promise<TestDatabase> {
 // ---------------------------------------------------------------- helpers
 
 /** Nearest-rank percentile of sorted `xs` (p in 0..100). */
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
 const f2 = (x: number) => (Number.isNaN(x) ? '  -  ' : x.toFixed(3));
 const pad = (s: string | number, n: number) => String(s).padEnd(n);
 const lpad = (s: string | number, n: number) => String(s).padStart(n);

@@ -18,6 +18,7 @@ import { inTransaction } from '../../src/db/transaction.js';
 import { createEmbeddedBackend, suggestViewsCurrent } from '../../src/search/embedded.js';
 import { searchListingIds, searchProductGroups, suggestions } from '../../src/services/search.js';
 import { buildSuggestViews, markSuggestCurrent, suggestVersion } from '../../workers/levels/suggest.js';
+import { timed } from './timing.js';
 
 const { values } = parseArgs({ options: { database: { type: 'string' }, rounds: { type: 'string' }, 'view-rounds': { type: 'string' } } });
 const server = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -36,17 +37,6 @@ const WIDE = [
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
-async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
-  await fn(0);
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn(i);
-    out.push(performance.now() - t);
-  }
-  return out;
-}
-
 async function answers(deps: { pool: pg.Pool; search: ReturnType<typeof createEmbeddedBackend> }): Promise<string> {
   const slugs = (await pool.query<{ slug: string }>('SELECT slug FROM retailer ORDER BY id')).rows.map((r) => r.slug);
   const out: unknown[] = [];
@@ -59,9 +49,9 @@ async function answers(deps: { pool: pg.Pool; search: ReturnType<typeof createEm
 }
 
 async function measure(label: string, deps: { pool: pg.Pool; search: ReturnType<typeof createEmbeddedBackend> }, rounds: number): Promise<void> {
-  const sug = await timed(rounds, (i) => suggestions(deps, { q: WORDS[i % WORDS.length] }));
-  const wide = await timed(rounds * 2, (i) => suggestions(deps, { q: WIDE[i % WIDE.length] }));
-  const recent = await timed(rounds, () => searchListingIds(deps, { q: null }));
+  const sug = await timed(rounds, (i) => suggestions(deps, { q: WORDS[i % WORDS.length] }), { warmUp: true });
+  const wide = await timed(rounds * 2, (i) => suggestions(deps, { q: WIDE[i % WIDE.length] }), { warmUp: true });
+  const recent = await timed(rounds, () => searchListingIds(deps, { q: null }), { warmUp: true });
   console.log(
     `${label}: suggestions p50 ${ms(pct(sug, 0.5))} p99 ${ms(pct(sug, 0.99))}; ` +
       `suggestions, ${rounds * 2} calls over ${WIDE.length} prefixes p50 ${ms(pct(wide, 0.5))} p99 ${ms(pct(wide, 0.99))}; ` +

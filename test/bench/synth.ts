@@ -31,6 +31,7 @@ import { runExport } from '../../workers/export/export.js';
 import { createEmbeddedBackend } from '../../src/search/embedded.js';
 import { searchListingIds, suggestions } from '../../src/services/search.js';
 import { prng } from '../../workers/synth/prng.js';
+import { timed } from './timing.js';
 
 const { values } = parseArgs({ options: { database: { type: 'string' }, rounds: { type: 'string' } } });
 const server = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -40,16 +41,6 @@ const pool = new pg.Pool({ connectionString: url, max: 4 });
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
-
-async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn(i);
-    out.push(performance.now() - t);
-  }
-  return out;
-}
 
 /** Runs `fn` with a client inside a transaction that is rolled back. */
 async function rolledBack<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
