@@ -1,7 +1,7 @@
 /**
  * Worker command line: `npm run worker -- <command>` (or `npm run ingest -- <file>...`).
  *
- *   ingest [--changes] [--after-gap] <file>...     ingest observation files (README "Observation format")
+ *   ingest [--changes|--partial] [--after-gap] <file>...  ingest observation files (README "Observation format")
  *   import [--force]                               import the real data in DATA_DIR (once; --force re-checks)
  *   migrate                                        apply pending SQL migrations
  *   search-reindex                                 rebuild the Elasticsearch index and swap ELASTICSEARCH_ALIAS to it
@@ -75,7 +75,8 @@ import { CollectLockedError } from './collect/checkpoint.js';
 import { COLLECTORS } from './collect/collectors.js';
 
 const USAGE = `usage: npm run worker -- <command>
-  ingest [--changes] [--after-gap] <file>...     ingest observation files (.csv, .ndjson); --after-gap: the days
+  ingest [--changes|--partial] [--after-gap] <file>...  ingest observation files (.csv, .ndjson); --changes: a change log
+                                                  covering each scope; --partial: only the rows were observed; --after-gap: the days
                                                  since each chain's last collection are unknown
   import                                         import the real data in DATA_DIR (skips what is already imported)
   migrate                                        apply pending SQL migrations
@@ -126,7 +127,7 @@ async function main(argv: string[]): Promise<number> {
         console.log('migrations applied');
         return 0;
       case 'ingest': {
-        const mode = args.includes('--changes') ? 'changes' : 'snapshot';
+        const mode = args.includes('--partial') ? 'partial' : args.includes('--changes') ? 'changes' : 'snapshot';
         const files = args.filter((a) => !a.startsWith('--'));
         if (files.length === 0) throw new ObservationError('ingest needs at least one file');
         for (const file of files) {

@@ -5,20 +5,27 @@
 
 /** The part of a listing's latest national span these rules need. */
 export interface LatestSpan {
-  /** The span's `to` (`YYYY-MM-DD`, src/domain/spans.ts spanTo): its last_day, or its chain's last day when open. */
+  /** The span's `to` (`YYYY-MM-DD`, src/domain/spans.ts spanTo): its last observed day. */
   to: string;
   /** True while the span is open. */
   open: boolean;
+  /**
+   * True while the span is current (src/domain/spans.ts isCurrentSpan): open and observed within
+   * the 14-day cap of its chain's latest collection.
+   */
+  current: boolean;
   /** Shelf price, cents. */
   price: number;
 }
 
 /**
- * Still on the retailer's site at the last collection: the listing is flagged available and its
- * latest national span is open (it was in the chain's latest collection).
+ * Still on the retailer's site as far as the chain's latest collection knows: the listing is
+ * flagged available and its latest national span is current (open, and observed within the 14-day
+ * cap of the chain's latest collection day; a listing that collection did not look at for longer
+ * is not claimed available).
  */
 export function isAvailable(flag: boolean, latest: LatestSpan | null | undefined): boolean {
-  return flag && latest?.open === true;
+  return flag && latest?.current === true;
 }
 
 /** Last day the listing was seen: the `to` of its latest national span, else its first day. */

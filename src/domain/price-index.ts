@@ -58,13 +58,16 @@
  *   https://datainfoplus.stats.govt.nz/item/nz.govt.stats/aaa36abf-2cdc-462e-adbe-9f8540592cc1/2
  */
 import { addDays } from './days.js';
-import type { PromoKind } from './spans.js';
+import { CAP_DAYS, type PromoKind } from './spans.js';
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
 
-/** Listing price cap, days: a price observed on day t − 14 still counts on day t; t − 15 does not. */
-export const STALE_DAYS = 14;
+/**
+ * Listing price cap, days: a price observed on day t − 14 still counts on day t; t − 15 does not.
+ * The contract's one cap (src/domain/spans.ts CAP_DAYS).
+ */
+export const STALE_DAYS = CAP_DAYS;
 
 /** Base of the raw series on its first day (the official FPI expression base is also 1000). */
 export const RAW_BASE = 1000;

@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import { historyColumns, type HistoryColumns, type Span } from '../domain/spans.js';
+import { spanColumnsSql } from './span-sql.js';
 
 /** One history request: a listing, nationally (`storeId` 0) or at one store. */
 export interface HistoryKey {
@@ -12,10 +13,10 @@ export interface HistoryKey {
   storeId: number;
 }
 
-/** A span with its key and its scope's last collection day. */
-type KeyedSpan = Span & { listing_id: number; store_id: number; scope_last_day: string | null };
+/** A span with its key and its scope's covered day. */
+type KeyedSpan = Span & { listing_id: number; store_id: number; scope_covered_day: string | null };
 
-const SPAN_COLS = 'sp.first_day, sp.last_day, sp.price, sp.promo_price, sp.promo_kind, sp.multibuy_qty, sp.multibuy_price';
+const SPAN_COLS = spanColumnsSql('sp');
 
 /**
  * Price spans (oldest first, as parallel arrays) of every key, as src/services/history.ts
@@ -29,7 +30,7 @@ export async function listingHistories(pool: pg.Pool, keys: readonly HistoryKey[
     national.length === 0
       ? { rows: [] as KeyedSpan[] }
       : pool.query<KeyedSpan>(
-          `SELECT sp.listing_id, 0 AS store_id, ${SPAN_COLS}, r.last_national_day AS scope_last_day
+          `SELECT sp.listing_id, 0 AS store_id, ${SPAN_COLS}, r.covered_day AS scope_covered_day
            FROM national_price_span sp JOIN listing l ON l.id = sp.listing_id JOIN retailer r ON r.id = l.retailer_id
            WHERE sp.listing_id = ANY($1::int[]) ORDER BY sp.listing_id, sp.first_day, sp.id`,
           [national],
@@ -37,7 +38,7 @@ export async function listingHistories(pool: pg.Pool, keys: readonly HistoryKey[
     atStores.length === 0
       ? { rows: [] as KeyedSpan[] }
       : pool.query<KeyedSpan>(
-          `SELECT sp.listing_id, sp.store_id, ${SPAN_COLS}, st.last_day AS scope_last_day
+          `SELECT sp.listing_id, sp.store_id, ${SPAN_COLS}, st.covered_day AS scope_covered_day
            FROM (SELECT DISTINCT * FROM unnest($1::int[], $2::int[]) AS k(listing_id, store_id)) k
            JOIN store_price_span sp ON sp.listing_id = k.listing_id AND sp.store_id = k.store_id
            JOIN store st ON st.id = sp.store_id
@@ -54,7 +55,7 @@ export async function listingHistories(pool: pg.Pool, keys: readonly HistoryKey[
   }
   return keys.map((k) => {
     const spans = byKey.get(`${k.listingId}:${k.storeId}`) ?? [];
-    return historyColumns(spans, spans[0]?.scope_last_day ?? null);
+    return historyColumns(spans, spans[0]?.scope_covered_day ?? null);
   });
 }
 

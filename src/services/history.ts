@@ -4,6 +4,7 @@
  */
 import type pg from 'pg';
 import { historyColumns, type HistoryColumns, type Span } from '../domain/spans.js';
+import { spanColumnsSql } from './span-sql.js';
 
 /** One chain's national history of a product (api-spec "HistoryByRetailer" entry). */
 export interface RetailerHistory {
@@ -12,10 +13,10 @@ export interface RetailerHistory {
   history: HistoryColumns;
 }
 
-/** A span with its scope's last collection day (the `to` of an open span, src/domain/spans.ts spanTo). */
-type SpanRow = Span & { scope_last_day: string | null };
+/** A span with its scope's covered day (for the `to` of an open span, src/domain/spans.ts spanTo). */
+type SpanRow = Span & { scope_covered_day: string | null };
 
-const SPAN_COLS = 'sp.first_day, sp.last_day, sp.price, sp.promo_price, sp.promo_kind, sp.multibuy_qty, sp.multibuy_price';
+const SPAN_COLS = spanColumnsSql('sp');
 
 /**
  * A listing's price spans, oldest first: national (`storeId` 0, the median across the chain's
@@ -26,18 +27,18 @@ export async function listingHistory(pool: pg.Pool, listingId: number, storeId: 
   const { rows } =
     storeId === 0
       ? await pool.query<SpanRow>(
-          `SELECT ${SPAN_COLS}, r.last_national_day AS scope_last_day
+          `SELECT ${SPAN_COLS}, r.covered_day AS scope_covered_day
            FROM national_price_span sp JOIN listing l ON l.id = sp.listing_id JOIN retailer r ON r.id = l.retailer_id
            WHERE sp.listing_id = $1 ORDER BY sp.first_day, sp.id`,
           [listingId],
         )
       : await pool.query<SpanRow>(
-          `SELECT ${SPAN_COLS}, st.last_day AS scope_last_day
+          `SELECT ${SPAN_COLS}, st.covered_day AS scope_covered_day
            FROM store_price_span sp JOIN store st ON st.id = sp.store_id
            WHERE sp.listing_id = $1 AND sp.store_id = $2 ORDER BY sp.first_day, sp.id`,
           [listingId, storeId],
         );
-  return historyColumns(rows, rows[0]?.scope_last_day ?? null);
+  return historyColumns(rows, rows[0]?.scope_covered_day ?? null);
 }
 
 /**
@@ -46,7 +47,7 @@ export async function listingHistory(pool: pg.Pool, listingId: number, storeId: 
  */
 export async function productHistory(pool: pg.Pool, productId: number): Promise<RetailerHistory[]> {
   const { rows } = await pool.query<SpanRow & { slug: string }>(
-    `SELECT r.slug, ${SPAN_COLS}, r.last_national_day AS scope_last_day
+    `SELECT r.slug, ${SPAN_COLS}, r.covered_day AS scope_covered_day
      FROM listing l JOIN retailer r ON r.id = l.retailer_id JOIN national_price_span sp ON sp.listing_id = l.id
      WHERE l.product_id = $1
      ORDER BY r.slug, sp.first_day, sp.listing_id, sp.id`,
@@ -57,7 +58,7 @@ export async function productHistory(pool: pg.Pool, productId: number): Promise<
   rows.forEach((row, i) => {
     group.push(row);
     if (rows[i + 1]?.slug !== row.slug) {
-      out.push({ retailer: row.slug, history: historyColumns(group, row.scope_last_day) });
+      out.push({ retailer: row.slug, history: historyColumns(group, row.scope_covered_day) });
       group = [];
     }
   });

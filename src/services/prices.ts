@@ -9,7 +9,7 @@
 import type pg from 'pg';
 import type { PromoKind } from '../domain/spans.js';
 import { nzToday } from '../domain/days.js';
-import { nationalLastDay, spanToSql, statsWindowEndSql } from './span-sql.js';
+import { currentSpanSql, nationalCoveredDay, spanToSql, statsWindowEndSql, storeCoveredDay } from './span-sql.js';
 
 /** Promotion fields shared by every price row (cents; null when no promotion applies). */
 export interface PromoFields {
@@ -23,10 +23,12 @@ export interface PromoFields {
 export interface CurrentSpan extends PromoFields {
   listing_id: number;
   first_day: string;
-  /** Last day the span was observed (its `to`, src/domain/spans.ts spanTo): its `last_day`, or its chain's last national day when open. */
+  /** Last day the span was observed (its `to`, src/domain/spans.ts spanTo, the day of record). */
   to: string;
-  /** True while the span is open (the listing was in the chain's latest collection). */
+  /** True while the span is open (no later observation changed or ended it). */
   open: boolean;
+  /** True while the span is current (src/domain/spans.ts isCurrentSpan: open and observed within the cap of the chain's latest collection). */
+  current: boolean;
   /** Shelf price, cents. */
   price: number;
 }
@@ -40,7 +42,7 @@ export interface StorePrice extends PromoFields {
   region: string | null;
   lat: number;
   lng: number;
-  /** The store's last collection day (the `to` of the open span). */
+  /** The last day the store's price was observed (the `to` of the open span, src/domain/spans.ts spanTo). */
   day: string;
   /** Shelf price, cents. */
   price: number;
@@ -67,7 +69,8 @@ const PROMO_COLS = 'sp.promo_price, sp.promo_kind, sp.multibuy_qty, sp.multibuy_
 export async function currentNationalSpans(pool: pg.Pool, listingIds: readonly number[]): Promise<Map<number, CurrentSpan>> {
   const { rows } = await pool.query<CurrentSpan>(
     `SELECT DISTINCT ON (sp.listing_id) sp.listing_id, sp.first_day,
-       ${spanToSql('sp', nationalLastDay('r'))} AS "to", sp.last_day IS NULL AS open,
+       ${spanToSql('sp', nationalCoveredDay('r'))} AS "to", sp.last_day IS NULL AS open,
+       ${currentSpanSql('sp', 'r', 'national')} AS current,
        sp.price, ${PROMO_COLS}
      FROM national_price_span sp
      JOIN listing l ON l.id = sp.listing_id
@@ -87,13 +90,16 @@ export async function currentNationalSpans(pool: pg.Pool, listingIds: readonly n
  */
 export const CURRENT_STORE = 'st.active AND st.last_day IS NOT NULL';
 
-/** Open spans at active stores that have been collected: "stores pricing it today". */
 /**
- * A store span `sp` at store `st` is a current store price: open (the listing was in the store's
- * latest collection) at an active store that has been collected ({@link CURRENT_STORE}). Shared by
- * every store-price read.
+ * A store span `sp` at store `st` is a current store price ("stores pricing it today"): current by
+ * the one rule (src/domain/spans.ts isCurrentSpan: open, and observed within the 14-day cap of the
+ * store's latest collection) at an active store that has been collected ({@link CURRENT_STORE}).
+ * Shared by every store-price read.
  */
-export const CURRENT_STORE_SPAN = `sp.last_day IS NULL AND ${CURRENT_STORE}`;
+export const CURRENT_STORE_SPAN = `${currentSpanSql('sp', 'st', 'store')} AND ${CURRENT_STORE}`;
+
+/** SQL of a store span's `to` (its last observed day), for `sp` at store `st`. */
+export const STORE_SPAN_TO = spanToSql('sp', storeCoveredDay('st'));
 
 const OPEN_AT_ACTIVE_STORE = `FROM store_price_span sp JOIN store st ON st.id = sp.store_id
   WHERE sp.listing_id = ANY($1::int[]) AND ${CURRENT_STORE_SPAN}`;
@@ -115,7 +121,7 @@ export function groupRows<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, 
  */
 export async function storePrices(pool: pg.Pool, listingIds: readonly number[]): Promise<Map<number, StorePrice[]>> {
   const { rows } = await pool.query<StorePrice>(
-    `SELECT sp.listing_id, st.id AS store_id, st.name AS store, st.region, st.lat, st.lng, st.last_day AS day,
+    `SELECT sp.listing_id, st.id AS store_id, st.name AS store, st.region, st.lat, st.lng, ${STORE_SPAN_TO} AS day,
        sp.price, ${PROMO_COLS}
      ${OPEN_AT_ACTIVE_STORE}
      ORDER BY sp.listing_id, sp.price, st.name, st.id`,

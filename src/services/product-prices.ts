@@ -6,11 +6,11 @@
  * built on them (src/context.ts) keep a request's query count independent of its result size.
  *
  * Conventions as in ./prices.ts: money in integer NZ cents; days `YYYY-MM-DD` NZ calendar strings;
- * an open store span (`last_day IS NULL`) runs to its store's `last_day`.
+ * an open store span runs to its last observed day (src/domain/spans.ts spanTo).
  */
 import type pg from 'pg';
 import { nzToday } from '../domain/days.js';
-import { CURRENT_STORE_SPAN, groupRows, STATS_WINDOW_DAYS, type DailyStatsColumns, type PromoFields } from './prices.js';
+import { CURRENT_STORE_SPAN, groupRows, STATS_WINDOW_DAYS, STORE_SPAN_TO, type DailyStatsColumns, type PromoFields } from './prices.js';
 import { statsWindowEndSql } from './span-sql.js';
 
 /**
@@ -30,7 +30,7 @@ export interface ProductStorePrice extends PromoFields {
   price: number;
   /** The linked listing whose price this is (the cheaper one when the chain links several). */
   listing_id: number;
-  /** The store's last collection day (the `to` of the open span). */
+  /** The last day this store price was observed (the `to` of the open span, src/domain/spans.ts spanTo). */
   day: string;
 }
 
@@ -45,9 +45,9 @@ export interface RetailerSpread {
 /**
  * Every active store currently pricing each product, cheapest first.
  *
- * "Currently pricing" is what `storePrices` (./prices.ts) decides for a listing: an
- * open span (`last_day IS NULL`, i.e. the listing was in the store's latest collection) at an active
- * store that has been collected (`store.last_day` set). A product is priced at a store when any of
+ * "Currently pricing" is what `storePrices` (./prices.ts) decides for a listing
+ * (`CURRENT_STORE_SPAN`: a current span, src/domain/spans.ts isCurrentSpan, at an active store
+ * that has been collected). A product is priced at a store when any of
  * its linked listings is. A store appears once: when several linked listings of its chain are priced
  * there, the cheaper wins, i.e. the lower shelf price, then the lower promotional price (a promotion
  * beats none), then the lower listing id. Rows are ordered by shelf price, then store name, then
@@ -62,7 +62,7 @@ export async function productStorePrices(pool: pg.Pool, productIds: readonly num
        SELECT DISTINCT ON (l.product_id, st.id)
          l.product_id, st.id AS store_id, st.name AS store, r.slug AS retailer, st.lat, st.lng,
          sp.price, sp.promo_price, sp.promo_kind, sp.multibuy_qty, sp.multibuy_price,
-         l.id AS listing_id, st.last_day::text AS day
+         l.id AS listing_id, (${STORE_SPAN_TO})::text AS day
        FROM listing l
        JOIN store_price_span sp ON sp.listing_id = l.id
        JOIN store st ON st.id = sp.store_id

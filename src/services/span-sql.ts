@@ -4,38 +4,72 @@
  * function returns an SQL expression or clause over the table aliases it is given; none runs a
  * query. test/integration/rules-agree.test.ts checks each fragment against its TypeScript form.
  */
+import { CAP_DAYS } from '../domain/spans.js';
 
 /**
- * A span's `to` in SQL: `spanTo` of src/domain/spans.ts (its `last_day`, or while open its scope's
- * last collection day, else its own `first_day`).
- * @param span alias of a `store_price_span` or `national_price_span` row (e.g. `sp`).
- * @param scopeLastDay SQL of the scope's last collection day: {@link storeLastDay} or
- *   {@link nationalLastDay}.
+ * The stored columns of a span (src/domain/spans.ts Span) of alias `span`, in Span's field order:
+ * what a read selects to build Span objects (history, the deals view).
  */
-export function spanToSql(span: string, scopeLastDay: string): string {
-  return `coalesce(${span}.last_day, ${scopeLastDay}, ${span}.first_day)`;
+export function spanColumnsSql(span: string): string {
+  return ['first_day', 'last_day', 'seen_day', 'price', 'promo_price', 'promo_kind', 'multibuy_qty', 'multibuy_price']
+    .map((c) => `${span}.${c}`).join(', ');
 }
 
-/** The last collection day of a store span's scope: its store's `last_day` (`store` is the alias of `store`). */
+/**
+ * A span's `to` in SQL, its last observed day: `spanTo` of src/domain/spans.ts (its `last_day`, or
+ * while open the latest of its `first_day`, its `seen_day` and its scope's covered day; PostgreSQL's
+ * `greatest` ignores nulls).
+ * @param span alias of a `store_price_span` or `national_price_span` row (e.g. `sp`).
+ * @param scopeCoveredDay SQL of the scope's covered day: {@link storeCoveredDay} or
+ *   {@link nationalCoveredDay}.
+ */
+export function spanToSql(span: string, scopeCoveredDay: string): string {
+  return `coalesce(${span}.last_day, greatest(${span}.first_day, ${span}.seen_day, ${scopeCoveredDay}))`;
+}
+
+/** The covered day of a store span's scope: its store's `covered_day` (`store` is the alias of `store`). */
+export function storeCoveredDay(store: string): string {
+  return `${store}.covered_day`;
+}
+
+/** The covered day of a national span's scope: its chain's `covered_day` (`retailer` is the alias of `retailer`). */
+export function nationalCoveredDay(retailer: string): string {
+  return `${retailer}.covered_day`;
+}
+
+/** The latest collection day of a store span's scope: its store's `last_day`. */
 export function storeLastDay(store: string): string {
   return `${store}.last_day`;
 }
 
-/** The last collection day of a national span's scope: its chain's `last_national_day` (`retailer` is the alias of `retailer`). */
+/** The latest collection day of a national span's scope: its chain's `last_national_day`. */
 export function nationalLastDay(retailer: string): string {
   return `${retailer}.last_national_day`;
 }
 
 /**
+ * Whether a span is current, in SQL: `isCurrentSpan` of src/domain/spans.ts (open, and observed
+ * within CAP_DAYS of its scope's latest collection day).
+ * @param span alias of the span row; @param scope alias of its `store` (store spans) or `retailer`
+ *   (national spans) row; @param kind which.
+ */
+export function currentSpanSql(span: string, scope: string, kind: 'store' | 'national'): string {
+  const covered = kind === 'store' ? storeCoveredDay(scope) : nationalCoveredDay(scope);
+  const last = kind === 'store' ? storeLastDay(scope) : nationalLastDay(scope);
+  return `(${span}.last_day IS NULL AND (${last} IS NULL OR ${spanToSql(span, covered)} >= ${last} - ${CAP_DAYS}))`;
+}
+
+/**
  * A `LEFT JOIN LATERAL` giving each listing its latest national span (by `first_day`, then id) as
- * `<as>."to"` ({@link spanToSql}) and `<as>.open` (true while the span is open); both null for a
- * listing never priced nationally. The TypeScript counterpart is `currentNationalSpans` in
+ * `<as>."to"` ({@link spanToSql}), `<as>.open` (true while the span is open) and `<as>.current`
+ * ({@link currentSpanSql}); all null for a listing never priced nationally. The TypeScript counterpart is `currentNationalSpans` in
  * src/services/prices.ts (the `to` and `open` of a CurrentSpan).
  * @param listing alias of the `listing` row; @param retailer alias of its `retailer` row.
  */
 export function latestNationalSpanJoin(listing: string, retailer: string, as: string): string {
   return `LEFT JOIN LATERAL (
-    SELECT ${spanToSql('ns', nationalLastDay(retailer))} AS "to", ns.last_day IS NULL AS open
+    SELECT ${spanToSql('ns', nationalCoveredDay(retailer))} AS "to", ns.last_day IS NULL AS open,
+      ${currentSpanSql('ns', retailer, 'national')} AS current
     FROM national_price_span ns WHERE ns.listing_id = ${listing}.id
     ORDER BY ns.first_day DESC, ns.id DESC LIMIT 1
   ) ${as} ON true`;
@@ -52,11 +86,11 @@ export function listingLastSeenSql(listing: string, latest: string): string {
 
 /**
  * A listing's availability in SQL: `isAvailable` of src/domain/listings.ts (flagged available and
- * its latest national span open).
+ * its latest national span current).
  * @param listing alias of the `listing` row; @param latest alias of a {@link latestNationalSpanJoin}.
  */
 export function listingAvailableSql(listing: string, latest: string): string {
-  return `${listing}.available AND coalesce(${latest}.open, false)`;
+  return `${listing}.available AND coalesce(${latest}.current, false)`;
 }
 
 /**

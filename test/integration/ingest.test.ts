@@ -14,7 +14,7 @@ import {
   OBSERVATION_COLUMNS, ObservationError, readObservationFile, validateObservation, type ObservationInput, type RawRecord,
 } from '../../workers/ingest/format.js';
 import { addDays, nzToday } from '../../src/domain/days.js';
-import { mergeDay, nationalPrice, type CollectionMode, type PriceTuple, type PromoKind, type Span } from '../../src/domain/spans.js';
+import { mergeDay, nationalPrice, type CollectionMode, type PriceTuple, type PromoKind, type ScopeDays, type Span } from '../../src/domain/spans.js';
 
 const FIX = new URL('../fixtures/', import.meta.url).pathname;
 const TABLES = ['listing', 'store_price_span', 'national_price_span', 'listing_day_stats', 'collection', 'store', 'retailer'];
@@ -302,24 +302,28 @@ describe('set-based merge equals the reference merge (synthetic panel)', () => {
   });
   afterAll(async () => db?.drop());
 
-  it('produces the same store and national spans over 25 random days, in both modes and after gaps', async () => {
+  it('produces the same store and national spans over 25 random days, in every mode, after gaps and with a store missing', async () => {
     // Deterministic pseudo-random generator (synthetic data, not real prices).
     let seed = 42;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const pick = <T,>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
     const storeRef = new Map<string, Map<string, Span[]>>();
+    const storeDays = new Map<string, ScopeDays>();
     const natRef = new Map<string, Span[]>();
-    let prev: string | null = null;
+    const natDays: ScopeDays = { lastDay: null, coveredDay: null };
     const last: Record<string, PriceTuple> = {};
     let day = '2026-01-01';
     for (let d = 0; d < 25; d++) {
       day = addDays(day, 1 + (d % 3));
-      // Some days are change logs, some follow unknown days (every open span closes before them).
-      const mode: CollectionMode = d % 5 === 3 ? 'changes' : 'snapshot';
+      // Some days are change logs, some partial collections, some follow unknown days (every open
+      // span closes before them); on some one of the chain's four stores is not collected, so the
+      // chain's national scope is not covered that day.
+      const mode: CollectionMode = d % 5 === 3 ? 'changes' : d % 5 === 1 ? 'partial' : 'snapshot';
       const afterGap = d % 7 === 5;
+      const storeCount = d % 4 === 2 ? 3 : 4;
       const rows: ObservationInput[] = [];
       const perListing = new Map<string, PriceTuple[]>();
-      for (let s = 1; s <= 4; s++) {
+      for (let s = 1; s <= storeCount; s++) {
         const obs = new Map<string, PriceTuple>();
         for (let l = 1; l <= 6; l++) {
           if (rand() < 0.15) continue; // not observed at this store today
@@ -339,14 +343,17 @@ describe('set-based merge equals the reference merge (synthetic panel)', () => {
           perListing.set(`l${l}`, [...(perListing.get(`l${l}`) ?? []), t]);
         }
         const spans = storeRef.get(`syn-${s}`) ?? new Map();
-        mergeDay(spans, prev, day, obs, mode, afterGap);
+        const sd = storeDays.get(`syn-${s}`) ?? { lastDay: null, coveredDay: null };
+        mergeDay(spans, sd, day, obs, { mode, afterGap });
         storeRef.set(`syn-${s}`, spans);
+        storeDays.set(`syn-${s}`, sd);
       }
-      mergeDay(natRef, prev, day, new Map([...perListing].map(([k, v]) => [k, nationalPrice(v)])), mode, afterGap);
-      prev = day;
+      mergeDay(natRef, natDays, day, new Map([...perListing].map(([k, v]) => [k, nationalPrice(v)])), {
+        mode, afterGap, covers: mode !== 'partial' && storeCount === 4,
+      });
       await ingest(db.pool, records(rows), { mode, afterGap });
     }
-    const cols = 'first_day, last_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price';
+    const cols = 'first_day, last_day, seen_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price';
     const spCols = cols.split(', ').map((c) => `sp.${c}`).join(', ');
     const got = await db.pool.query(
       `SELECT st.external_id AS store, l.external_id AS listing, ${spCols} FROM store_price_span sp
@@ -361,12 +368,20 @@ describe('set-based merge equals the reference merge (synthetic panel)', () => {
     const wantNat = [...natRef].sort().flatMap(([listing, spans]) => spans.map((s) => ({ listing, ...s })));
     expect(gotNat.rows).toEqual(wantNat.map((w) => pickCols(w)));
     expect(gotNat.rows.length).toBeGreaterThan(6); // prices did change
+    expect(gotNat.rows.some((r) => r.seen_day !== null)).toBe(true); // partial days were seen
+    // The scopes' days agree too (latest collection and covered day).
+    const st = await db.pool.query(`SELECT external_id, last_day, covered_day FROM store WHERE external_id LIKE 'syn-%' ORDER BY 1`);
+    expect(st.rows).toEqual([...storeDays].sort().map(([k, v]) => ({ external_id: k, last_day: v.lastDay, covered_day: v.coveredDay })));
+    const nr = await db.pool.query(`SELECT last_national_day, covered_day FROM retailer WHERE slug = 'newworld'`);
+    expect(nr.rows[0]).toEqual({ last_national_day: natDays.lastDay, covered_day: natDays.coveredDay });
   });
 });
 
 function pickCols(w: Record<string, unknown>) {
-  const { store, listing, first_day, last_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price } = w;
-  return { ...(store ? { store } : {}), listing, first_day, last_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price };
+  const { store, listing, first_day, last_day, seen_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price } = w;
+  return {
+    ...(store ? { store } : {}), listing, first_day, last_day, seen_day: seen_day ?? null, price, promo_price, promo_kind, multibuy_qty, multibuy_price,
+  };
 }
 
 describe('collection digests: v2, and those written before it', () => {

@@ -14,7 +14,7 @@ const listing = (id: number, productId: number | null, extra: Partial<GroupListi
   id, productId, name: `listing ${id}`, brand: `brand ${id}`, sizeText: `${id} g`, image: null, available: true, generic: null, ...extra,
 });
 const span = (price: number, open = true, extra: Partial<PricedSpan> = {}): PricedSpan => ({
-  to: '2026-08-03', open, price, promo_price: null, promo_kind: null, ...extra,
+  to: '2026-08-03', open, current: open, price, promo_price: null, promo_kind: null, ...extra,
 });
 
 describe('groupKey and groupRankedListings', () => {

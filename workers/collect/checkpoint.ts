@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import type pg from 'pg';
+import type { CollectionMode } from '../../src/domain/spans.js';
 
 /**
  * First key of the session advisory lock held by a chain's collection run, `pg_try_advisory_lock(
@@ -62,17 +63,19 @@ export interface RunOutcome {
   pages: number;
   rows: number;
   errors: number;
-  mode: 'snapshot' | 'changes' | null;
+  mode: CollectionMode | null;
   error: string | null;
 }
 
-/** Ends a run's log row; a finished run also sets the chain's `retailer.last_run`. */
+/**
+ * Ends a run's log row. The chain's `retailer.last_run` is not set here: it follows the observation
+ * time of what the run ingested (collection.observed_at, workers/ingest/ingest.ts), so a run that
+ * ingested nothing does not claim the chain's prices were collected.
+ */
 export async function endRun(pool: pg.Pool, runId: number, o: RunOutcome): Promise<void> {
   await pool.query(
-    `WITH r AS (
-       UPDATE collect_run SET finished_at = now(), status = $2, collected = $3, resumed = $4, failed = $5, pages = $6,
-         rows = $7, errors = $8, mode = $9, error = $10 WHERE id = $1 RETURNING retailer_id, finished_at, status)
-     UPDATE retailer SET last_run = r.finished_at FROM r WHERE retailer.id = r.retailer_id AND r.status = 'finished'`,
+    `UPDATE collect_run SET finished_at = now(), status = $2, collected = $3, resumed = $4, failed = $5, pages = $6,
+       rows = $7, errors = $8, mode = $9, error = $10 WHERE id = $1`,
     [runId, o.status, o.collected, o.resumed, o.failed, o.pages, o.rows, o.errors, o.mode, o.error],
   );
 }

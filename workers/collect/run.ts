@@ -24,10 +24,12 @@
  *    national medians across the day's stores, so it cannot take a chain's day store by store).
  *    Nothing is written to the price tables before that call, and the ingest merges a day in one
  *    transaction: a run killed at any point leaves no partial day.
- * 6. Mode: `snapshot` (a listing a store no longer lists closes its span there) only when every
- *    active store of the chain was collected with no page skipped; otherwise (`--stores` subset, a
- *    failed store, a malformed page skipped) `changes`, so a listing that may merely be missing from
- *    a skipped page is not marked gone.
+ * 6. Mode: `snapshot` (a listing a store no longer lists closes its span there; the stores and the
+ *    chain are covered that day) only when every active store of the chain was collected with no
+ *    page skipped; otherwise (`--stores` subset, a failed store, a malformed page skipped)
+ *    `partial`: a listing that may merely be missing from a skipped page is not marked gone, and
+ *    only what was seen becomes current (src/domain/spans.ts CollectionMode). The observation time
+ *    of the day is the run's start (collection.observed_at → retailer.last_run).
  * 7. The run log (collect_run: started, finished, pages, rows, errors; per store in
  *    collect_checkpoint) ends the run and sets `retailer.last_run`. Spool files of an ingested day
  *    are removed.
@@ -47,6 +49,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import crypto from 'node:crypto';
 import type pg from 'pg';
+import type { CollectionMode } from '../../src/domain/spans.js';
 import { ROOT_DIR, publicBaseUrl, type Env } from '../../src/env.js';
 import { isDay, isFutureDay, nzToday } from '../../src/domain/days.js';
 import { ingest, type IngestResult } from '../ingest/ingest.js';
@@ -158,7 +161,7 @@ export interface ChainReport {
   rows: number;
   /** Malformed pages skipped (with their URLs). */
   malformed: { scope: string; url: string; error: string }[];
-  mode: 'snapshot' | 'changes' | null;
+  mode: CollectionMode | null;
   /** The chain's store directory (collectors with `stores()`, default scope only): stores upserted; null when not read. */
   directory: (DirectoryReport & { error?: string }) | null;
   ingest: Pick<IngestResult, 'rows' | 'merged' | 'skipped' | 'listingIds' | 'seconds'> | null;
@@ -309,6 +312,7 @@ async function runChain(
       }
     }
     report.scopes = scopes.length;
+    const runStarted = new Date();
     const runId = await startRun(pool, retailerId, day, origin, scopes.length);
     report.runId = runId;
 
@@ -379,7 +383,7 @@ async function runChain(
       return { ...report, status: 'failed', seconds: (performance.now() - t0) / 1000 };
     }
     const clean = allStores && report.failed.length === 0 && ready.every((s) => (scopeErrors.get(s.scope) ?? 0) === 0);
-    report.mode = clean ? 'snapshot' : 'changes';
+    report.mode = clean ? 'snapshot' : 'partial';
     let result: IngestResult;
     try {
       result = await ingest(pool, spooledRecords(ready.map((s) => (done.get(s.scope) as DoneScope).spoolFile)), {
@@ -387,6 +391,9 @@ async function runChain(
         source: `collect ${slug} ${origin} run ${runId}`,
         progress: opts.progress,
         today,
+        // The prices were observed while the run went (a replayed or back-dated `--day` run is
+        // clamped to that day's start by the ingest's default).
+        observedAt: (d) => (d === today ? runStarted : null),
       });
     } catch (e) {
       await endRun(pool, runId, { status: 'failed', ...outcome(), mode: report.mode, error: e instanceof Error ? e.message : String(e) });

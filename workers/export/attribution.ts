@@ -108,7 +108,8 @@ for re-use under the Creative Commons Attribution 4.0 International licence."
 * Booleans are \`true\`/\`false\` in CSV. List columns (\`text[]\`) are Parquet lists of strings and,
   in CSV, JSON arrays of strings.
 * A price span holds from \`first_day\` to \`last_day\` inclusive. For the current (open) span
-  \`last_day\` is the latest collection day of its store (store rows) or chain (national rows).
+  \`last_day\` is the last day it was observed (never a day nothing observed it): a price not
+  seen for more than 14 days before its store's or chain's latest collection is no longer current.
 
 Read with DuckDB: \`SELECT * FROM 'price_spans.parquet'\`; with pandas: \`pandas.read_parquet('price_spans.parquet')\`.
 

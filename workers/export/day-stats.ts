@@ -18,7 +18,7 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { spanToSql, storeLastDay } from '../../src/services/span-sql.js';
+import { spanToSql, storeCoveredDay } from '../../src/services/span-sql.js';
 
 /** Day numbers are days since this date (integers sweep faster than date strings). */
 const EPOCH = '2000-01-01';
@@ -87,7 +87,7 @@ function sweepListing(listingId: number, spans: SweepSpan[], days: Int32Array, d
  */
 export async function rebuildDayStats(client: pg.ClientBase, options: DayStatsOptions = {}): Promise<number> {
   const chunk = options.chunkListings ?? 500;
-  const to = spanToSql('sp', storeLastDay('st'));
+  const to = spanToSql('sp', storeCoveredDay('st'));
   // Each chain's collection days (estimated): one pass over the spans, hashed.
   const dayRows = (await client.query<{ retailer_id: number; days: number[] }>(
     `SELECT retailer_id, array_agg(d ORDER BY d) AS days FROM (

@@ -22,9 +22,9 @@ import {
   latestNationalSpanJoin,
   listingAvailableSql,
   listingLastSeenSql,
-  nationalLastDay,
+  nationalCoveredDay,
   spanToSql,
-  storeLastDay,
+  storeCoveredDay,
 } from '../../src/services/span-sql.js';
 import { ALL_FOOD, apiSize, type BasketUnit } from '../../src/domain/basket.js';
 import { POSTGRES_TYPE, quoteIdent, type ColumnType, type ExportTable } from './columns.js';
@@ -141,12 +141,12 @@ export const TABLE_SOURCES: Record<ExportTable['name'], TableSource | null> = {
     },
     from: `(
       SELECT 'national'::text AS scope, sp.listing_id, NULL::int AS store_id, sp.first_day,
-        ${spanToSql('sp', nationalLastDay('r'))} AS last_day, sp.last_day IS NULL AS current,
+        ${spanToSql('sp', nationalCoveredDay('r'))} AS last_day, sp.last_day IS NULL AS current,
         ${PROMO('sp')}, sp.id
       FROM national_price_span sp JOIN listing l ON l.id = sp.listing_id JOIN retailer r ON r.id = l.retailer_id
       UNION ALL
       SELECT 'store'::text, sp.listing_id, sp.store_id, sp.first_day,
-        ${spanToSql('sp', storeLastDay('st'))}, sp.last_day IS NULL,
+        ${spanToSql('sp', storeCoveredDay('st'))}, sp.last_day IS NULL,
         ${PROMO('sp')}, sp.id
       FROM store_price_span sp JOIN store st ON st.id = sp.store_id
     ) u`,

@@ -355,7 +355,7 @@ export async function importSamples(pool: pg.Pool, paths: SourcePaths, opts: { p
     }
     let result: Awaited<ReturnType<typeof ingest>>;
     try {
-      result = await ingest(pool, records, { mode: 'changes', source: `Blim3202/NZ-Meal-Cost-Optimiser samples (${chain})`, progress: opts.progress });
+      result = await ingest(pool, records, { mode: 'partial', source: `Blim3202/NZ-Meal-Cost-Optimiser samples (${chain})`, progress: opts.progress });
     } catch (e) {
       const o = e instanceof ObservationError ? where(e.line) : null;
       if (o) throw new ImportError(o.file, sourceDetail(e as ObservationError), o.line);

@@ -65,7 +65,7 @@ import {
   anchorSeries, computeIndex, stateFromJson, stateToJson, STALE_DAYS,
   type BasketItem as IndexBasketItem, type CoveredValue, type IndexRun, type IndexState, type ListingSpan, type Match,
 } from '../../src/domain/price-index.js';
-import { nationalLastDay, spanToSql } from '../../src/services/span-sql.js';
+import { nationalCoveredDay, spanToSql } from '../../src/services/span-sql.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { bumpDataVersion } from '../../src/db/data-version.js';
 import { makeProgress } from '../progress.js';
@@ -176,7 +176,7 @@ function basketItems(basket: Basket): Items {
 }
 
 /** SQL of a national span's last priced day (open-span rule), for alias `s` with retailer alias `r`. */
-const SPAN_TO = spanToSql('s', nationalLastDay('r'));
+const SPAN_TO = spanToSql('s', nationalCoveredDay('r'));
 
 /**
  * Computes the index (see the module comment): full, incremental or nothing, in one transaction.

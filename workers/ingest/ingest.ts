@@ -22,8 +22,12 @@
  *    across the chain's reporting stores, computed in the same aggregation as the daily store
  *    statistics.
  *
- * "Make unchanged prices free" (DESIGN.md): an open span stores no `last_day`; its end is its
- * store's (or chain's, nationally) last collection day. A day writes only what changed.
+ * "Make unchanged prices free" (DESIGN.md): an open span stores no `last_day`; its end is its last
+ * observed day (the day of record, src/domain/spans.ts spanTo): its scope's covered day — moved by
+ * one write when a collection covers the scope (a snapshot or change log of a store; nationally, a
+ * national collection or every active store of the chain) — or, for what a partial collection saw
+ * unchanged, its own `seen_day`. A covering day writes only what changed; a partial one also the
+ * `seen_day` of what it saw.
  * Re-ingesting a day with identical data changes nothing (collections carry a digest). A process
  * killed mid-ingest leaves every day either fully merged or absent (one transaction per day; the
  * lock is released with the connection); re-running the same input completes it.
@@ -35,6 +39,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { CollectionMode } from '../../src/domain/spans.js';
+import { nationalCoveredDay, spanToSql, storeCoveredDay } from '../../src/services/span-sql.js';
 import { gtinKey } from '../../src/domain/matching.js';
 import { isDay, isFutureDay, nzToday } from '../../src/domain/days.js';
 import { validateObservation, ObservationError, type RawRecord } from './format.js';
@@ -56,6 +61,13 @@ export interface IngestOptions {
   afterGap?: boolean;
   /** Recorded with each collection (a file name or importer name). */
   source?: string;
+  /**
+   * When the prices of `day` were observed (collection.observed_at, which `retailer.last_run`
+   * follows): a collector's run, or a file's own timestamps. Default, or when it answers null: now
+   * for a day that is `today`, else the start of that day in New Zealand (the one instant surely not
+   * later than its observations). Clamped to now.
+   */
+  observedAt?: (day: string) => Date | null;
   /** Show a progress bar (default: when stderr is a terminal). */
   progress?: boolean;
   /**
@@ -349,7 +361,8 @@ export async function ingest(
       // One transaction per day, on the held connection (its temporary tables and advisory locks);
       // the day's data version bump commits with it (src/db/data-version.ts).
       await inTransaction(client, async (tx) => {
-        await mergeDayInSql(tx, day, [...(counter.stores.get(day) ?? [])], mode, opts.afterGap === true, opts.source ?? null);
+        await mergeDayInSql(tx, day, [...(counter.stores.get(day) ?? [])], mode, opts.afterGap === true, opts.source ?? null,
+          observedAt(opts, day, today));
         await bumpDataVersion(tx, `ingest ${day}${opts.source ? ` (${opts.source})` : ''}`);
       });
       bar.increment();
@@ -376,7 +389,18 @@ export async function ingest(
   }
 }
 
-const DROP_TEMP = 'DROP TABLE IF EXISTS pg_temp.stg, pg_temp.stg_coll, pg_temp.chg, pg_temp.agg, pg_temp.nat';
+const DROP_TEMP = 'DROP TABLE IF EXISTS pg_temp.stg, pg_temp.stg_coll, pg_temp.chg, pg_temp.agg, pg_temp.nat, pg_temp.cov';
+
+/**
+ * The observation instant of `day` ({@link IngestOptions.observedAt}): the option's answer, else now
+ * for today, else the start of the day in New Zealand (as SQL's `day::timestamp AT TIME ZONE
+ * 'Pacific/Auckland'` gives, computed there); null means "let SQL decide".
+ */
+function observedAt(opts: IngestOptions, day: string, today: string): Date | null {
+  const given = opts.observedAt?.(day) ?? null;
+  if (given !== null && !Number.isNaN(given.getTime())) return given;
+  return day === today ? new Date() : null;
+}
 
 /**
  * The digest of a chain-day's observations (collection.digest of its national row), for use in a
@@ -394,6 +418,12 @@ const COLLECTION_DIGEST = `'v2:' || count(*) || ':' || sum(hash_record_extended(
 const LEGACY_COLLECTION_DIGEST = `SELECT md5(string_agg(concat_ws('|', coalesce(st.external_id, ''), s.external_id, s.price, s.promo_price, s.promo_kind, s.multibuy_qty, s.multibuy_price), ','
     ORDER BY coalesce(st.external_id, ''), s.external_id))
   FROM stg s LEFT JOIN store st ON st.id = s.store_id WHERE s.retailer_id = sc.retailer_id AND s.day = sc.day`;
+
+/**
+ * SQL of a day's observation instant from `$1` (the day) and `$2` (the given instant or null): the
+ * given instant clamped to now, else the start of the day in New Zealand.
+ */
+const OBSERVED_AT = `least(now(), coalesce($2::timestamptz, $1::date::timestamp AT TIME ZONE 'Pacific/Auckland'))`;
 
 const SAME_PRICE = (a: string, b: string) => `${a}.price = ${b}.price
   AND ${a}.promo_price IS NOT DISTINCT FROM ${b}.promo_price AND ${a}.promo_kind IS NOT DISTINCT FROM ${b}.promo_kind
@@ -413,8 +443,12 @@ const IMAGE_SOURCE = (col: string) => `(CASE WHEN ${col} !~ '^/[A-Za-z0-9_./-]+\
  * observed that day. Writes only what changed.
  */
 async function mergeDayInSql(
-  client: pg.PoolClient, day: string, stores: number[], mode: CollectionMode, afterGap: boolean, source: string | null,
+  client: pg.PoolClient, day: string, stores: number[], mode: CollectionMode, afterGap: boolean, source: string | null, at: Date | null,
 ): Promise<void> {
+  // Whether this day covers its scopes (src/domain/spans.ts CollectionMode): every store in the rows
+  // when the mode is complete; a chain's national scope when it also has national rows that day or
+  // every active store of it is in the rows.
+  const covers = mode !== 'partial';
   const q = (sql: string) => client.query(sql, [day]);
 
   // Listings first seen today: insert them, then give their rows (of every staged day) their ids.
@@ -459,8 +493,8 @@ async function mergeDayInSql(
 
   // Store spans: one hash join of the reporting stores' open spans with the day's rows finds the
   // spans to close (changed; in a snapshot also not observed; after a gap, every one) and the rows
-  // that open a span (new or changed; after a gap, every one). Closed at the store's previous
-  // collection day.
+  // that open a span (new or changed; after a gap, every one). Closed at the span's own last
+  // observed day (spanTo: greatest of first_day, seen_day and the store's covered day).
   await client.query(`CREATE TEMP TABLE chg ON COMMIT DROP AS
     SELECT sp.id AS span_id, sp.store_id AS span_store, o.listing_id, o.store_id, o.price, o.promo_price, o.promo_kind, o.multibuy_qty, o.multibuy_price
     FROM (SELECT * FROM store_price_span WHERE last_day IS NULL AND store_id = ANY($2::int[])) sp
@@ -468,13 +502,19 @@ async function mergeDayInSql(
     ${afterGap ? '' : `WHERE sp.id IS NULL OR o.listing_id IS NULL OR NOT (${SAME_PRICE('o', 'sp')})`}`, [day, stores]);
   // Its size decides the plan: on a steady day a few % of rows, each closed through the primary key.
   await client.query('ANALYZE chg');
-  await client.query(`UPDATE store_price_span sp SET last_day = st.last_day
+  await client.query(`UPDATE store_price_span sp SET last_day = ${spanToSql('sp', storeCoveredDay('st'))}
     FROM chg c JOIN store st ON st.id = c.span_store
-    WHERE sp.id = c.span_id ${mode === 'changes' && !afterGap ? 'AND c.listing_id IS NOT NULL' : ''}`);
+    WHERE sp.id = c.span_id ${mode !== 'snapshot' && !afterGap ? 'AND c.listing_id IS NOT NULL' : ''}`);
+  // A partial collection moves no covered day: what it saw unchanged records the day on its span.
+  if (!covers && !afterGap) {
+    await q(`UPDATE store_price_span sp SET seen_day = $1::date
+      FROM stg o WHERE o.day = $1 AND o.store_id IS NOT NULL AND sp.store_id = o.store_id AND sp.listing_id = o.listing_id
+        AND sp.last_day IS NULL AND sp.first_day < $1::date AND ${SAME_PRICE('o', 'sp')}`);
+  }
   await q(`INSERT INTO store_price_span (listing_id, store_id, first_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price)
     SELECT listing_id, store_id, $1::date, price, promo_price, promo_kind, multibuy_qty, multibuy_price
     FROM chg WHERE listing_id IS NOT NULL`);
-  await client.query('UPDATE store SET last_day = $1::date WHERE id = ANY($2::int[])', [day, stores]);
+  await client.query(`UPDATE store SET last_day = $1::date${covers ? ', covered_day = $1::date' : ''} WHERE id = ANY($2::int[])`, [day, stores]);
 
   // One aggregation over the store rows gives the daily store statistics and the national median
   // observations (same rules as src/domain/spans.ts nationalPrice).
@@ -496,16 +536,38 @@ async function mergeDayInSql(
     SELECT listing_id, retailer_id, price, CASE WHEN promo THEN promo_price END, CASE WHEN promo THEN promo_kind END,
       CASE WHEN promo AND promo_kind = 3 THEN multibuy_qty END, CASE WHEN promo AND promo_kind = 3 THEN multibuy_price END
     FROM agg a WHERE NOT EXISTS (SELECT 1 FROM stg d WHERE d.day = $1 AND d.store_id IS NULL AND d.listing_id = a.listing_id)`);
-  await q(`UPDATE national_price_span sp SET last_day = r.last_national_day
+  // The chains whose national scope this day covers (see `covers` above).
+  await client.query(`CREATE TEMP TABLE cov ON COMMIT DROP AS
+    SELECT r.id AS retailer_id FROM retailer r
+    WHERE $3::boolean AND r.id IN (SELECT DISTINCT retailer_id FROM stg WHERE day = $1)
+      AND (EXISTS (SELECT 1 FROM stg d WHERE d.day = $1 AND d.retailer_id = r.id AND d.store_id IS NULL)
+        OR NOT EXISTS (SELECT 1 FROM store st WHERE st.retailer_id = r.id AND st.active AND st.id <> ALL($2::int[])))`,
+    [day, stores, covers]);
+  // National spans closed: changed; not observed, in a snapshot covering the chain; after a gap,
+  // every one. At the span's own last observed day.
+  await q(`UPDATE national_price_span sp SET last_day = ${spanToSql('sp', nationalCoveredDay('r'))}
     FROM listing l JOIN retailer r ON r.id = l.retailer_id
     WHERE l.id = sp.listing_id AND sp.last_day IS NULL
       AND l.retailer_id IN (SELECT DISTINCT retailer_id FROM stg WHERE day = $1)
       ${afterGap ? '' : `AND NOT EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id AND ${SAME_PRICE('o', 'sp')})`}
-      ${mode === 'changes' && !afterGap ? 'AND EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id)' : ''}`);
+      ${afterGap ? '' : mode === 'snapshot'
+        ? 'AND (EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id) OR l.retailer_id IN (SELECT retailer_id FROM cov))'
+        : 'AND EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id)'}`);
+  // Seen unchanged by a day that does not cover the chain: the day is recorded on the span.
+  if (!afterGap) {
+    await q(`UPDATE national_price_span sp SET seen_day = $1::date
+      FROM nat o WHERE o.listing_id = sp.listing_id AND sp.last_day IS NULL AND sp.first_day < $1::date
+        AND o.retailer_id NOT IN (SELECT retailer_id FROM cov) AND ${SAME_PRICE('o', 'sp')}`);
+  }
   await q(`INSERT INTO national_price_span (listing_id, first_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price)
     SELECT o.listing_id, $1::date, o.price, o.promo_price, o.promo_kind, o.multibuy_qty, o.multibuy_price
     FROM nat o WHERE NOT EXISTS (SELECT 1 FROM national_price_span sp WHERE sp.listing_id = o.listing_id AND sp.last_day IS NULL)`);
-  await q(`UPDATE retailer SET last_national_day = $1::date, last_run = now() WHERE id IN (SELECT DISTINCT retailer_id FROM stg WHERE day = $1)`);
+  // The chains' days: latest collection, covered day, and last_run from the observation time
+  // (never the time this ingest runs, unless the day is today's).
+  await client.query(`UPDATE retailer SET last_national_day = $1::date,
+      covered_day = CASE WHEN id IN (SELECT retailer_id FROM cov) THEN $1::date ELSE covered_day END,
+      last_run = greatest(last_run, ${OBSERVED_AT})
+    WHERE id IN (SELECT DISTINCT retailer_id FROM stg WHERE day = $1)`, [day, at]);
 
   // Daily store statistics (shelf price across the stores that priced the listing).
   await q(`INSERT INTO listing_day_stats (listing_id, day, min, med, max, n)
@@ -513,9 +575,12 @@ async function mergeDayInSql(
     ON CONFLICT (listing_id, day) DO NOTHING`);
 
   // Collections: the chain's national one (with the digest) and one per store.
-  await client.query(`INSERT INTO collection (retailer_id, store_id, day, mode, rows, digest, source)
-    SELECT retailer_id, NULL, day, $2, rows, digest, $3 FROM stg_coll WHERE day = $1
+  await client.query(`INSERT INTO collection (retailer_id, store_id, day, mode, rows, digest, source, observed_at, listings)
+    SELECT sc.retailer_id, NULL, sc.day, $2, sc.rows, sc.digest, $3, ${OBSERVED_AT.replace('$2', '$4')},
+      (SELECT count(DISTINCT listing_id) FROM stg s WHERE s.day = $1 AND s.retailer_id = sc.retailer_id)
+    FROM stg_coll sc WHERE sc.day = $1
     UNION ALL
-    SELECT retailer_id, store_id, day, $2, count(*), '', $3 FROM stg WHERE day = $1 AND store_id IS NOT NULL GROUP BY retailer_id, store_id, day`,
-    [day, mode, source]);
+    SELECT retailer_id, store_id, day, $2, count(*), '', $3, ${OBSERVED_AT.replace('$2', '$4')}, count(*)
+    FROM stg WHERE day = $1 AND store_id IS NOT NULL GROUP BY retailer_id, store_id, day`,
+    [day, mode, source, at]);
 }

@@ -52,7 +52,7 @@
 import type pg from 'pg';
 import { addDays } from '../../src/domain/days.js';
 import { chainLevels, chainPricer, type ChainItemPriceRow, type ChainMatch, type LevelItem } from '../../src/domain/chain-levels.js';
-import { nationalLastDay, spanToSql } from '../../src/services/span-sql.js';
+import { nationalCoveredDay, spanToSql } from '../../src/services/span-sql.js';
 import { makeProgress } from '../progress.js';
 import { loadMatchedSpans } from '../index/compute.js';
 
@@ -112,7 +112,7 @@ export interface ChainViewsReport {
 }
 
 /** SQL of a national span's last priced day (open-span rule), for alias `s` with retailer alias `r`. */
-const SPAN_TO = spanToSql('s', nationalLastDay('r'));
+const SPAN_TO = spanToSql('s', nationalCoveredDay('r'));
 
 /** Active basket items of observable groups, by id. */
 const ITEMS_SQL = `SELECT i.id, i.group_id AS "groupId", i.weight, i.per_unit AS "perUnit"

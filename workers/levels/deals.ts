@@ -28,7 +28,7 @@ import type pg from 'pg';
 import { DEAL_KINDS, dealOf, type DealKind, type PromoFields } from '../../src/domain/deals.js';
 import { checkSpecial, SPECIAL_VERDICTS, type SpecialVerdict } from '../../src/domain/special-check.js';
 import type { Span } from '../../src/domain/spans.js';
-import { nationalLastDay, spanToSql } from '../../src/services/span-sql.js';
+import { nationalCoveredDay, nationalLastDay, spanToSql } from '../../src/services/span-sql.js';
 
 /** What {@link buildDeals} did. */
 export interface DealsReport {
@@ -46,7 +46,7 @@ export interface DealsReport {
 }
 
 /** SQL of a national span's last priced day (open-span rule), for alias `s` with retailer alias `r`. */
-const SPAN_TO = spanToSql('s', nationalLastDay('r'));
+const SPAN_TO = spanToSql('s', nationalCoveredDay('r'));
 
 /**
  * Rebuilds the `deal` table (module comment) in the caller's transaction.

@@ -82,7 +82,7 @@ import {
   dailyStoreLevels, groupLevels, pricedItems, rollUpAreas, spreadBucketSql, storeLevel, SPREAD_BUCKETS,
   type AreaRow, type GroupInfo, type LevelItem, type ListingRatio, type RatioSegment,
 } from '../../src/domain/store-levels.js';
-import { nationalLastDay, spanToSql, storeLastDay } from '../../src/services/span-sql.js';
+import { nationalCoveredDay, spanToSql, storeCoveredDay } from '../../src/services/span-sql.js';
 import { makeProgress } from '../progress.js';
 
 /** work_mem of a build (sorting the latest span of every store listing, hashing spans against matches). */
@@ -142,9 +142,9 @@ export interface StoreViewsReport {
 const TEMP = ['sv_item', 'sv_win', 'sv_day', 'sv_ps', 'sv_natchg', 'sv_w7', 'sv_cand', 'sv_listing'];
 
 /** SQL of a store span's last priced day (open-span rule), for span alias `sp`, store alias `st`. */
-const STORE_SPAN_TO = spanToSql('sp', storeLastDay('st'));
+const STORE_SPAN_TO = spanToSql('sp', storeCoveredDay('st'));
 /** SQL of a national span's last priced day (open-span rule), for span alias `ns`, retailer alias `r`. */
-const NATIONAL_SPAN_TO = spanToSql('ns', nationalLastDay('r'));
+const NATIONAL_SPAN_TO = spanToSql('ns', nationalCoveredDay('r'));
 /**
  * SQL of a store span's multibuy terms as store_listing keeps them, for span alias `sp`: its
  * multibuy_qty and multibuy_price on a multibuy (promo_kind 3), else both NULL (migration
