@@ -4,7 +4,14 @@
 // this server (/assets/uplot/<version>/, see the import map in index.html). Each panel says how
 // far it got in `data-state` (loading, ready, empty, error) and how many rows it shows in
 // `data-count`, which the browser test (test/e2e/pages.test.ts) reads.
+//
+// How old every fact is (issue 26): the banner and each chain's "prices as of" come from
+// GET /api/v1/status (freshness.js; nothing shown when it does not answer), the index lines break
+// on days nothing was observed (coverage 0: facts.js's lineSegments) with the gaps shaded and
+// named under the chart, and the deals say the day they were seen.
 import uPlot from 'uplot';
+import { dayAfter, dealsAsOf, drawnValues, formatCount, formatDay, gapSentence, lineSegments, segmentGaps } from './facts.js';
+import { loadStatus, renderFreshness } from './freshness.js';
 
 const CHAIN_COLOURS = {
   woolworths: '#178841',
@@ -104,10 +111,39 @@ function chart(target, opts, data) {
   return new uPlot({ width, height: 260, tzDate: utc, ...opts }, data, target);
 }
 
-// (a) The food price index: all food and its groups (raw index points: 1000 on the first computed day).
-async function indexPanel() {
+/**
+ * A uPlot hook shading `gaps` (day ranges with nothing observed) across the plot, labelled when
+ * wide enough: the broken line's hole is shown, not just left blank.
+ */
+function shadeGaps(gaps) {
+  return (u) => {
+    const { ctx } = u;
+    const { top, height } = u.bbox;
+    ctx.save();
+    for (const g of gaps) {
+      // From the last observed day before the gap to the first one after it: the line's hole.
+      const x0 = u.valToPos(dayToSeconds(g.from) - 86_400, 'x', true);
+      const x1 = u.valToPos(dayToSeconds(g.to) + 86_400, 'x', true);
+      ctx.fillStyle = 'rgba(95, 107, 115, 0.12)';
+      ctx.fillRect(x0, top, x1 - x0, height);
+      if (x1 - x0 > 90 * uPlot.pxRatio) {
+        ctx.fillStyle = '#5f6b73';
+        ctx.font = `${12 * uPlot.pxRatio}px system-ui, sans-serif`;
+        ctx.textAlign = 'center';
+        ctx.fillText('no prices collected', (x0 + x1) / 2, top + 18 * uPlot.pxRatio);
+      }
+    }
+    ctx.restore();
+  };
+}
+
+// (a) The food price index: all food and its groups (raw index points: 1000 on the first computed
+// day). A line is drawn only through observed days: where coverage is 0 (nothing observed, the
+// index carried forward) it breaks, and the hole is shaded.
+async function indexPanel(statusPromise) {
   const panel = new Panel('index', 'food-index');
   const target = panel.el.querySelector('.chart');
+  const gapsNote = panel.el.querySelector('.gaps');
   try {
     const data = await panel.run({ days: 730 });
     const { days, groups } = data.indexGroups;
@@ -124,19 +160,35 @@ async function indexPanel() {
       const pct = (v) => (v == null ? '—' : `${v > 0 ? '+' : ''}${v.toFixed(2)} %`);
       head.replaceChildren(
         el('strong', {}, latest.headline.value.toFixed(1)),
-        ` all food on ${latest.asOf} (official FPI scale) · 30 days ${pct(latest.headline.d30)} · a year ${pct(latest.headline.yoy)}`,
+        ` all food on ${formatDay(latest.asOf)} (official FPI scale) · 30 days ${pct(latest.headline.d30)} · a year ${pct(latest.headline.yoy)}`,
       );
     }
-    chart(
+    const all = shown.find((g) => g.id === 0) ?? shown[0];
+    const segments = lineSegments(days, all.raw, all.coverage);
+    const holes = segmentGaps(days, segments);
+    const u = chart(
       target,
       {
-        series: [{}, ...shown.map((g, i) => ({ label: g.id === 0 ? 'All food' : g.name, stroke: PALETTE[i % PALETTE.length], width: g.id === 0 ? 2.5 : 1.2 }))],
+        series: [{}, ...shown.map((g, i) => ({ label: g.id === 0 ? 'All food' : g.name, stroke: PALETTE[i % PALETTE.length], width: g.id === 0 ? 2.5 : 1.2, spanGaps: false }))],
         axes: [{}, { label: 'index (first day = 1000)', size: 60 }],
         scales: { x: { time: true } },
+        hooks: { drawClear: [shadeGaps(holes)] },
       },
-      [days.map(dayToSeconds), ...shown.map((g) => g.raw)],
+      [days.map(dayToSeconds), ...shown.map((g) => drawnValues(days, g.raw, g.coverage))],
     );
+    // For the browser test: what was drawn, and how many pieces the all-food line is in.
+    target.uplot = u;
+    target.dataset.segments = String(segments.length);
     panel.state('ready', days.length);
+
+    // The days nothing was collected (GET /api/v1/status), else the holes of the line itself.
+    const status = await statusPromise;
+    const sentences = status && Array.isArray(status.gaps)
+      ? status.gaps.map(gapSentence)
+      : holes.map((g) => `Nothing was observed for the index ${formatDay(g.from)} → ${formatDay(g.to)} (${formatCount(g.days)} day${g.days === 1 ? '' : 's'}).`);
+    gapsNote.replaceChildren(...sentences.map((t) => el('p', { class: 'gap' }, t)));
+    if (sentences.length) gapsNote.append(el('p', { class: 'note' }, 'The lines break on days with no observation; the index only carries its last level forward there.'));
+    gapsNote.hidden = !sentences.length;
   } catch (e) {
     panel.fail(target, e);
   }
@@ -147,7 +199,9 @@ async function indexPanel() {
  * series is null where none of its spans covers the day.
  */
 function stepData(series) {
-  const xs = [...new Set(series.flatMap((s) => s.spans.flatMap((p) => [p.from, p.to])))].sort();
+  // The day after each span too: where no span of the series starts then, it is null there and the
+  // line breaks (a gap in collection is not drawn as a price carried across it).
+  const xs = [...new Set(series.flatMap((s) => s.spans.flatMap((p) => [p.from, p.to, dayAfter(p.to, 1)])))].sort();
   const cols = series.map((s) => xs.map((d) => s.spans.find((p) => p.from <= d && d <= p.to)?.value ?? null));
   return [xs.map(dayToSeconds), ...cols.map((c) => c.map((v) => (v == null ? null : v / 100)))];
 }
@@ -288,6 +342,8 @@ async function dealsPanel() {
         panel.state('empty', 0);
         return;
       }
+      // The day the deals describe: the collection day each was seen on (the chain's catalogue day).
+      const asOf = dealsAsOf(deals.listings.flatMap((l) => l.deals.filter((x) => x.kind === deals.kind).map((x) => x.day)));
       const rows = deals.listings.map((l) => {
         const d = l.deals.find((x) => x.kind === deals.kind) ?? l.deals[0];
         return el('tr', {},
@@ -299,7 +355,7 @@ async function dealsPanel() {
         );
       });
       body.replaceChildren(
-        el('p', { class: 'note' }, `${deals.total} current ${deals.kind} deals; the biggest savings:`),
+        el('p', { class: 'note deals-as-of' }, `${formatCount(deals.total)} ${deals.kind} deals ${asOf || 'current'}; the biggest savings:`),
         el('table', {}, el('thead', {}, el('tr', {}, el('th', {}, 'item'), el('th', {}, 'chain'), el('th', { class: 'num' }, 'shelf'), el('th', { class: 'num' }, 'deal'), el('th', { class: 'num' }, 'saving'))), el('tbody', {}, ...rows)),
       );
       panel.state('ready', rows.length);
@@ -311,5 +367,12 @@ async function dealsPanel() {
   await load('special');
 }
 
-await Promise.all([indexPanel(), historyPanel(), storesPanel(), dealsPanel()]);
+// How old the data is: the banner and each chain's last collection day (nothing when the status does not answer).
+async function freshness(statusPromise) {
+  const root = document.querySelector('[data-freshness]');
+  renderFreshness(root, await statusPromise);
+}
+
+const statusPromise = loadStatus();
+await Promise.all([freshness(statusPromise), indexPanel(statusPromise), historyPanel(), storesPanel(), dealsPanel()]);
 document.body.dataset.ready = 'true';

@@ -5,7 +5,10 @@
  * - `GET /`: the front door. An HTML landing page saying what the service is and linking the API
  *   reference, GraphiQL, the dashboard, llms.txt, the MCP endpoint and the latest export manifest;
  *   a client preferring `application/json` (Accept) gets a small JSON index instead
- *   (`SERVICE_INDEX_SCHEMA` in facades/meta/openapi.ts). `Vary: Accept`.
+ *   (`SERVICE_INDEX_SCHEMA` in facades/meta/openapi.ts). `Vary: Accept`. The page itself is static
+ *   (cached like any page); a small module (facades/dashboard/freshness.js, shared with the
+ *   dashboard) reads `GET /api/v1/status` and shows each chain's last collection day and a warning
+ *   banner when the data is stale (issue 26), or nothing when the status does not answer.
  * - `GET /docs`: the API reference, the generated OpenAPI document rendered by Swagger UI
  *   (`@fastify/swagger-ui`, whose Swagger UI files ship inside the package; `@fastify/swagger` in
  *   static mode holds our document, since the UI plugin requires it). The online validator badge
@@ -113,6 +116,7 @@ export function landingPage(): string {
 <body class="landing">
 <header><h1>NZ Grocery Prices API</h1><p class="tag">Open price data for New Zealand supermarkets</p></header>
 <main>
+<section class="freshness panel" data-freshness data-state="loading" hidden aria-label="How old the data is"></section>
 <section class="panel">
 ${paragraphs(API_SUMMARY)}
 <p>No key, no sign-up: REST, GraphQL and MCP answer anyone, within a per-IP budget.</p>
@@ -134,6 +138,11 @@ ${paragraphs(API_SUMMARY)}
 <p>JSON clients asking this page with <code>Accept: application/json</code> get these links as a JSON index.</p>
 </section>
 </main>
+<script type="module">
+import { loadStatus, renderFreshness } from '/dashboard/freshness.js';
+renderFreshness(document.querySelector('[data-freshness]'), await loadStatus(), { gaps: true });
+document.body.dataset.ready = 'true';
+</script>
 </body>
 </html>
 `;

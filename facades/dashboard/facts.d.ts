@@ -1,0 +1,61 @@
+// Types of facts.js (the browser module has no build step; the unit test imports it through these).
+
+/** One gap of GET /api/v1/status: days with no collection, inclusive. */
+export interface StatusGap {
+  from: string;
+  to: string;
+  days: number;
+}
+
+/** GET /api/v1/status (the fields the pages read). */
+export interface DataStatus {
+  today: string;
+  newest_day: string | null;
+  fresh: boolean;
+  stale_after_days: number;
+  cap_days: number;
+  gaps: StatusGap[];
+  retailers: Array<{
+    slug: string;
+    name: string;
+    first_day: string | null;
+    last_day: string | null;
+    last_run?: string | null;
+    days_since: number | null;
+    stale: boolean;
+    stores_active?: number;
+    stores_collected?: number;
+    listings_seen?: number;
+    run: { status: string; day: string | null; started_at?: string | null; finished_at?: string | null; scopes?: unknown; collected?: number | null; failed?: number | null; error?: string | null } | null;
+    gaps: StatusGap[];
+  }>;
+}
+
+export interface Segment {
+  /** First index, inclusive. */
+  from: number;
+  /** Last index, inclusive. */
+  to: number;
+}
+
+export interface FreshnessView {
+  banner: string | null;
+  chains: Array<{ slug: string; name: string; lastDay: string | null; stale: boolean; text: string; gaps: string[] }>;
+  gaps: string[];
+  today: string | null;
+  newestDay: string | null;
+}
+
+export function formatDay(day: string | null | undefined): string;
+export function formatCount(n: number): string;
+export function plural(n: number, word: string): string;
+export function dayNumber(day: string): number;
+export function formatRange(from: string, to: string): string;
+export function lineSegments(days: readonly string[], values: ReadonlyArray<number | null>, coverage?: ReadonlyArray<number | null> | null): Segment[];
+export function drawnValues(days: readonly string[], values: ReadonlyArray<number | null>, coverage?: ReadonlyArray<number | null> | null): Array<number | null>;
+export function segmentGaps(days: readonly string[], segments: readonly Segment[]): StatusGap[];
+export function dayAfter(day: string, n: number): string;
+export function gapSentence(gap: StatusGap): string;
+export function ago(days: number | null | undefined): string;
+export function freshnessView(status: unknown): FreshnessView | null;
+export function dealsAsOf(days: ReadonlyArray<string | null | undefined>): string;

@@ -1,0 +1,60 @@
+// How old the data is, on the front door (/) and the dashboard (issue 26): GET /api/v1/status,
+// turned into words by facts.js's freshnessView, drawn into an element `[data-freshness]`:
+//
+//   <div class="banner" role="alert">Prices are out of date: …</div>   (only when data is stale)
+//   <ul class="as-of"><li data-chain="woolworths" data-stale="true">Woolworths: prices as of 3 Aug 2026 (121 days ago)</li>…</ul>
+//
+// When the status does not answer (404 before it existed, an error, no network) nothing is shown
+// and the element says `data-state="none"`; the page goes on without it.
+import { freshnessView } from './facts.js';
+
+/** GET /api/v1/status, or null when it does not answer with JSON. */
+export async function loadStatus() {
+  try {
+    const r = await fetch('/api/v1/status', { headers: { accept: 'application/json' } });
+    if (!r.ok) return null;
+    return await r.json();
+  } catch {
+    return null;
+  }
+}
+
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') node.className = v;
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) if (c != null) node.append(c);
+  return node;
+};
+
+/**
+ * Draws the status into `root` (an element with `data-freshness`) and returns its view (null when
+ * there is none): the warning banner when stale, then each chain's last collection day, then (with
+ * `gaps`) the days no chain was collected.
+ */
+export function renderFreshness(root, status, { gaps = false } = {}) {
+  const view = freshnessView(status);
+  if (!view) {
+    root.replaceChildren();
+    root.hidden = true;
+    root.dataset.state = 'none';
+    return null;
+  }
+  const items = view.chains.map((c) =>
+    el('li', { 'data-chain': c.slug, 'data-stale': String(c.stale), class: !c.lastDay ? 'never' : c.stale ? 'stale' : 'fresh' },
+      el('strong', {}, c.name), `: ${c.text}`,
+      c.stale && c.lastDay ? el('span', { class: 'flag' }, ' stale') : null,
+    ),
+  );
+  root.replaceChildren(
+    view.banner ? el('div', { class: 'banner', role: 'alert' }, el('strong', {}, '⚠ '), view.banner) : null,
+    el('p', { class: 'as-of-head' }, `Prices as of each chain's last collection day${view.today ? ` (today is ${view.today})` : ''}:`),
+    el('ul', { class: 'as-of' }, ...items),
+    gaps && view.gaps.length ? el('div', { class: 'gaps' }, ...view.gaps.map((t) => el('p', { class: 'gap' }, t))) : null,
+  );
+  root.hidden = false;
+  root.dataset.state = view.banner ? 'stale' : 'fresh';
+  return view;
+}
