@@ -24,7 +24,8 @@
  *
  * Response cache (facades/http/response-cache.ts; CACHE_MAX_BYTES, 0 = off): the REST operations'
  * and MCP tools' 200 answers are kept per data version (src/db/data-version.ts, learnt by LISTEN)
- * and written again without GraphQL or SQL; the hooks above apply to hits as to misses.
+ * and written again without GraphQL or SQL; the hooks above apply to hits as to misses. The same
+ * version gives /api/v1/* answers their `Last-Modified` (facades/http/caching.ts), cache on or off.
  *
  * Timeouts (src/env.ts HTTP_*): headers, whole request, keep-alive and socket inactivity are
  * bounded, so a slow-loris client cannot hold a connection open.
@@ -39,12 +40,12 @@ import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../src/errors.js';
 import { createSearchBackend } from '../src/search/index.js';
 import { createExecutor, errorBody, prepareDocuments, UNAVAILABLE_MESSAGE, type Executor } from './execute.js';
 import { registerGraphql } from './graphql.js';
-import { registerCaching } from './http/caching.js';
+import { lastModifiedOf, registerCaching } from './http/caching.js';
 import { registerExportFiles } from './http/exports.js';
 import { registerImageFiles } from './http/images.js';
 import { registerPages } from './http/pages.js';
 import { registerRateLimit, type RateLimitOverrides } from './http/ratelimit.js';
-import { openResponseCache } from './http/response-cache.js';
+import { openDataVersionWatch, openResponseCache } from './http/response-cache.js';
 import { registerMcp } from './mcp/index.js';
 import { buildMetaDocuments, registerMeta } from './meta/index.js';
 import { operations } from './operations.js';
@@ -225,14 +226,17 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   });
 
   await registerRateLimit(app, { env, overrides: rateLimit });
-  await registerCaching(app);
+  // The data version (LISTEN on its own connection): the response cache keys on it, and the
+  // Last-Modified of /api/v1/* answers is its observation time.
+  const watch = await openDataVersionWatch(app, db.pool);
+  await registerCaching(app, { lastModified: lastModifiedOf(watch) });
 
   // One search backend per server: the configured one (Elasticsearch), else the embedded one.
   const source: ContextSource = { ...db, search: db.search ?? createSearchBackend(env, db.pool), exportDir: env.EXPORT_DIR };
   app.addHook('onClose', async () => source.search?.close());
   const run = createExecutor(source);
   const documents = buildMetaDocuments(operations, publicBaseUrl(env), () => exportManifest(run));
-  const cache = await openResponseCache(app, { run, pool: db.pool, maxBytes: env.CACHE_MAX_BYTES });
+  const cache = await openResponseCache(app, { run, watch, maxBytes: env.CACHE_MAX_BYTES });
   registerRestRoutes(app, run, operations, cache);
   await registerExportFiles(app, env.EXPORT_DIR);
   await registerImageFiles(app, env.IMAGE_DIR);

@@ -17,7 +17,7 @@
  *   `Vary: Accept-Encoding`.
  * - Bound: an LRU (`lru-cache`) of at most CACHE_MAX_BYTES bytes (bodies, gzip variants and keys);
  *   an entry larger than the bound is not kept. CACHE_MAX_BYTES=0 turns the cache off: routes then
- *   run exactly as before (no compression, no Vary).
+ *   run exactly as before (no compression, no Vary; the version is still watched, for Last-Modified).
  * - Version: src/db/data-version.ts watchDataVersion (LISTEN on a dedicated connection). The whole
  *   cache is dropped when the version changes; an answer computed under an older version is never
  *   stored. While the version is unknown (the listening connection is down, e.g. during a database
@@ -26,8 +26,8 @@
  * - Misses and hits go through the same {@link sendEntry}: the same status, body bytes, ETag,
  *   Content-Type/-Encoding and Vary; the hooks of facades/server.ts (Cache-Control, CORS),
  *   ratelimit.ts (the budget counts every request in onRequest, before the route, and sets the
- *   RateLimit headers in onSend) and caching.ts (304 on If-None-Match, using the stored tag) run
- *   for both alike.
+ *   RateLimit headers in onSend) and caching.ts (Last-Modified from the same data version; 304 on
+ *   If-None-Match, using the stored tag, or on If-Modified-Since) run for both alike.
  * - Not cached: errors (400, 404, 503… — each is answered the way it was; a 404 scan must not
  *   evict useful entries), `healthz` (it exists to reach the database) and `get_export_manifest`
  *   (read from the export folder, which the export job changes without a data version bump), and
@@ -368,33 +368,41 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The server's response cache (null when CACHE_MAX_BYTES is 0); see facades/http/response-cache.ts. */
     responseCache: ResponseCache | null;
+    /** The server's data version watch (src/db/data-version.ts), opened by {@link openDataVersionWatch}. */
+    dataVersion: DataVersionWatch;
   }
+}
+
+/**
+ * Starts the server's data-version watch (one dedicated connection, closed with the server) and
+ * decorates `app.dataVersion`. The response cache keys on it and `Last-Modified`
+ * (facades/http/caching.ts) comes from it, so it is opened whether or not the cache is on.
+ */
+export async function openDataVersionWatch(app: FastifyInstance, pool: pg.Pool): Promise<DataVersionWatch> {
+  const watch = await watchDataVersion(pool.options, {
+    log: { warn: (m) => app.log.warn(m), info: (m) => app.log.info(m) },
+  });
+  app.addHook('onClose', async () => watch.close());
+  app.decorate('dataVersion', watch);
+  return watch;
 }
 
 /** What {@link openResponseCache} needs. */
 export interface OpenResponseCacheOptions {
   /** The executor misses run. */
   run: Executor;
-  /** The server's pool: the version watch opens its own connection with the pool's settings. */
-  pool: pg.Pool;
-  /** CACHE_MAX_BYTES; 0 disables the cache (no watch connection either). */
+  /** The server's data version watch ({@link openDataVersionWatch}). */
+  watch: DataVersionWatch;
+  /** CACHE_MAX_BYTES; 0 disables the cache. */
   maxBytes: number;
 }
 
-/**
- * Starts the data-version watch (one dedicated connection; closed with the server) and builds the
- * cache over it; decorates `app.responseCache`. Resolves null, without a connection, when
- * `maxBytes` is 0.
- */
-export async function openResponseCache(app: FastifyInstance, { run, pool, maxBytes }: OpenResponseCacheOptions): Promise<ResponseCache | null> {
+/** Builds the cache over the server's data version watch; decorates `app.responseCache`. Resolves null when `maxBytes` is 0. */
+export async function openResponseCache(app: FastifyInstance, { run, watch, maxBytes }: OpenResponseCacheOptions): Promise<ResponseCache | null> {
   if (maxBytes <= 0) {
     app.decorate('responseCache', null);
     return null;
   }
-  const watch = await watchDataVersion(pool.options, {
-    log: { warn: (m) => app.log.warn(m), info: (m) => app.log.info(m) },
-  });
-  app.addHook('onClose', async () => watch.close());
   const cache = createResponseCache({ run, maxBytes, watch });
   app.decorate('responseCache', cache);
   return cache;

@@ -92,7 +92,11 @@ function commonComponents(schemas: Record<string, JsonSchema>) {
       },
       BadRequest: { description: 'A parameter is malformed or out of range; the message names it.', headers: RATE_LIMIT_HEADERS, content: error },
       NotFound: { description: 'No such thing.', headers: RATE_LIMIT_HEADERS, content: error },
-      NotModified: { description: 'Not modified: If-None-Match matched the ETag. No body.', headers: RATE_LIMIT_HEADERS },
+      NotModified: {
+        description:
+          'Not modified: If-None-Match matched the ETag, or, without If-None-Match, Last-Modified is not later than If-Modified-Since. No body.',
+        headers: RATE_LIMIT_HEADERS,
+      },
       TooManyRequests: {
         description: 'The per-IP budget is exceeded (300 a minute, 10,000 a day). Use the nightly exports for bulk work: `error.bulk_data`.',
         headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
@@ -115,7 +119,19 @@ function pathOperation(op: AnyOperation, schemas: Record<string, JsonSchema>): J
   const responses: Record<string, unknown> = {
     200: {
       description: op.summary,
-      ...(budgeted ? { headers: { ...RATE_LIMIT_HEADERS, ETag: { description: 'Entity tag of the body, for If-None-Match.', schema: { type: 'string' } } } } : {}),
+      ...(budgeted
+        ? {
+            headers: {
+              ...RATE_LIMIT_HEADERS,
+              ETag: { description: 'Entity tag of the body, for If-None-Match.', schema: { type: 'string' } },
+              'Last-Modified': {
+                description:
+                  'When the data was observed (the newest last_run of the chains), an HTTP-date, for If-Modified-Since; absent before the first collection.',
+                schema: { type: 'string' },
+              },
+            },
+          }
+        : {}),
       content: { [media]: { schema: schemaFor(op.result, schemas) } },
     },
   };

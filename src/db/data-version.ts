@@ -14,7 +14,10 @@
  *
  * Readers: an API server keeps the version in memory with {@link watchDataVersion} (a dedicated
  * connection that LISTENs, reconnecting with backoff and re-reading the row each time it connects)
- * and keys its response cache (facades/http/response-cache.ts) on it. While that connection is down
+ * and keys its response cache (facades/http/response-cache.ts) on it. The version also carries the
+ * data's observation time (the newest `retailer.last_run`, read with the row and sent with the
+ * notification), which is the API's `Last-Modified` (facades/http/caching.ts): no request queries
+ * it. While that connection is down
  * the version is unknown ({@link DataVersionWatch.current} is null) and nothing may be served from
  * the cache: a bump could be missed.
  */
@@ -33,6 +36,12 @@ export interface DataVersion {
   finishedAt: string;
   /** What ran, e.g. `ingest woolworths 2026-05-03`. */
   what: string;
+  /**
+   * When the data was observed, as of this version: the newest `retailer.last_run` over every chain
+   * (ISO 8601, millisecond precision), null while no chain has been collected. Read with the row,
+   * so a reader learns it once per version (the API's `Last-Modified`, facades/http/caching.ts).
+   */
+  observedAt: string | null;
 }
 
 /** Anything that runs a query: the pool, a checked-out client (maybe inside a transaction), a client. */
@@ -48,23 +57,32 @@ interface Row {
   version: number | string;
   finished_at: string | Date;
   what: string;
+  observed_at: string | Date | null;
 }
+
+const iso = (t: string | Date) => (t instanceof Date ? t : new Date(t)).toISOString();
 
 function fromRow(r: Row): DataVersion {
   return {
     epoch: r.epoch,
     version: Number(r.version),
-    finishedAt: r.finished_at instanceof Date ? r.finished_at.toISOString() : new Date(r.finished_at).toISOString(),
+    finishedAt: iso(r.finished_at),
     what: r.what,
+    observedAt: r.observed_at === null ? null : iso(r.observed_at),
   };
 }
+
+/** SQL of the data's observation time (see {@link DataVersion.observedAt}). */
+const OBSERVED_AT_SQL = '(SELECT max(last_run) FROM retailer)';
 
 /**
  * The current data version.
  * @throws the database's error (also when the migration has not run: no table).
  */
 export async function readDataVersion(db: Queryable): Promise<DataVersion> {
-  const { rows } = await (db as pg.Pool).query<Row>('SELECT epoch, version, finished_at, what FROM data_version WHERE id = 1');
+  const { rows } = await (db as pg.Pool).query<Row>(
+    `SELECT epoch, version, finished_at, what, ${OBSERVED_AT_SQL} AS observed_at FROM data_version WHERE id = 1`,
+  );
   if (rows.length === 0) throw new Error('data_version has no row (migration 20261201000000_data_version)');
   return fromRow(rows[0]);
 }
@@ -83,9 +101,12 @@ export async function bumpDataVersion(db: Queryable, what: string): Promise<Data
   const { rows } = await (db as pg.Pool).query<Row>(
     `WITH u AS (
        UPDATE data_version SET version = version + 1, finished_at = now(), what = left($1, 200) WHERE id = 1
-       RETURNING epoch, version, finished_at, what)
-     SELECT u.*, pg_notify($2, json_build_object('epoch', u.epoch, 'version', u.version, 'finishedAt', u.finished_at, 'what', u.what)::text)
-     FROM u`,
+       RETURNING epoch, version, finished_at, what),
+     o AS (SELECT ${OBSERVED_AT_SQL} AS observed_at)
+     SELECT u.*, o.observed_at,
+            pg_notify($2, json_build_object('epoch', u.epoch, 'version', u.version, 'finishedAt', u.finished_at, 'what', u.what,
+                                            'observedAt', o.observed_at)::text)
+     FROM u, o`,
     [what, DATA_VERSION_CHANNEL],
   );
   if (rows.length === 0) throw new Error('data_version has no row (migration 20261201000000_data_version)');
@@ -187,10 +208,11 @@ export async function watchDataVersion(connection: pg.ClientConfig, opts: WatchO
     c.on('notification', (msg) => {
       if (msg.channel !== DATA_VERSION_CHANNEL || !msg.payload || c !== client) return;
       try {
-        const p = JSON.parse(msg.payload) as Row & { finishedAt: string };
-        learn(fromRow({ epoch: p.epoch, version: p.version, finished_at: p.finishedAt, what: p.what }));
+        const p = JSON.parse(msg.payload) as Row & { finishedAt: string; observedAt?: string | null };
+        if (p.observedAt === undefined) throw new Error('no observedAt');
+        learn(fromRow({ epoch: p.epoch, version: p.version, finished_at: p.finishedAt, what: p.what, observed_at: p.observedAt }));
       } catch {
-        // A malformed payload (not ours): read the row instead.
+        // A malformed payload (not ours, or a writer's from before observedAt): read the row instead.
         readDataVersion(c).then(learn, () => {});
       }
     });

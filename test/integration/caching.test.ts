@@ -1,11 +1,14 @@
 /**
  * Conditional requests and caching rules (api-spec Global conventions "Caching", "CORS";
  * get_index_latest) through the assembled server against a real PostgreSQL holding real prices:
- * ETag on GET 200s, If-None-Match → 304 without a body, Cache-Control everywhere, no cookies.
+ * ETag on GET 200s, If-None-Match → 304 without a body, Last-Modified from the data version and
+ * If-Modified-Since → 304 (If-None-Match first), Cache-Control everywhere, no cookies.
  */
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpDate } from '../../facades/http/caching.js';
 import { createServer } from '../../facades/server.js';
+import { bumpDataVersion } from '../../src/db/data-version.js';
 import { loadEnv } from '../../src/env.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { seedRealPrices, type Seeded } from '../helpers/prices.js';
@@ -171,5 +174,101 @@ describe('Cache-Control and cookies', () => {
     for (const url of ['/api/v1/listings/abc', '/api/v1/listings/999999999']) {
       expect((await req(url)).headers['cache-control'], url).toBe('public, max-age=300');
     }
+  });
+});
+
+describe('Last-Modified and If-Modified-Since (issue 26)', () => {
+  /** The newest retailer.last_run, as the server should state it. */
+  const newestRun = async () => {
+    const { rows } = await db.pool.query<{ at: Date | null }>('SELECT max(last_run) AS at FROM retailer');
+    return rows[0].at;
+  };
+  /** An HTTP-date `seconds` away from `date`. */
+  const shifted = (date: string, seconds: number) => new Date(Date.parse(date) + seconds * 1000).toUTCString();
+
+  it('states when the data was observed (the newest last_run, whole seconds) on every /api/v1 GET 200, hits included', async () => {
+    const at = await newestRun();
+    expect(at).not.toBeNull();
+    const expected = httpDate(at!);
+    const urls = ['/api/v1/retailers', '/api/v1/stores', `/api/v1/listings/${[...seed.listingIds.values()][0]}`];
+    for (const url of urls) {
+      const first = await req(url);
+      expect(first.status, url).toBe(200);
+      expect(first.headers['last-modified'], url).toBe(expected);
+      expect((await req(url)).headers['last-modified'], `${url} (a cache hit)`).toBe(expected);
+      expect((await req(url, { method: 'HEAD' })).headers['last-modified'], `HEAD ${url}`).toBe(expected);
+    }
+    expect(app.responseCache!.stats.hits).toBeGreaterThan(0);
+    // Not on errors, and not on what is not the data's answer.
+    for (const url of ['/api/v1/listings/999999999', '/api/v1/listings/abc', '/healthz', '/openapi.json', '/graphql?query=%7B__typename%7D']) {
+      expect((await req(url)).headers['last-modified'], url).toBeUndefined();
+    }
+  });
+
+  it('answers If-Modified-Since equal to or later than Last-Modified with 304 and no body, earlier with 200', async () => {
+    const first = await req('/api/v1/retailers');
+    const lm = first.headers['last-modified'] as string;
+    for (const since of [lm, shifted(lm, 1), shifted(lm, 86_400 * 365)]) {
+      const r = await req('/api/v1/retailers', { headers: { 'if-modified-since': since } });
+      expect(r.status, since).toBe(304);
+      expect(r.body, since).toBe('');
+      expect(r.headers['last-modified'], since).toBe(lm);
+      expect(r.etag, since).toBe(first.etag);
+      expect(r.headers['cache-control']).toBe('public, max-age=300');
+      expect(r.headers['content-type']).toBeUndefined();
+    }
+    // The obsolete forms are HTTP-dates too (RFC 9110 §5.6.7).
+    const d = new Date(Date.parse(lm) + 1000);
+    const asctime = `${lm.slice(0, 3)} ${lm.slice(8, 11)} ${String(d.getUTCDate()).padStart(2, ' ')} ${d.toISOString().slice(11, 19)} ${d.getUTCFullYear()}`;
+    expect((await req('/api/v1/retailers', { headers: { 'if-modified-since': asctime } })).status, asctime).toBe(304);
+    expect((await req('/api/v1/retailers', { method: 'HEAD', headers: { 'if-modified-since': lm } })).status).toBe(304);
+    const earlier = await req('/api/v1/retailers', { headers: { 'if-modified-since': shifted(lm, -1) } });
+    expect(earlier.status).toBe(200);
+    expect(earlier.body).toBe(first.body);
+    // Never for an error.
+    const missing = await req('/api/v1/listings/999999999', { headers: { 'if-modified-since': shifted(lm, 86_400) } });
+    expect(missing.status).toBe(404);
+  });
+
+  it('lets If-None-Match decide when both are sent (RFC 9110 §13.2.2)', async () => {
+    const { etag, headers, body } = await req('/api/v1/retailers');
+    const lm = headers['last-modified'] as string;
+    // A tag that does not match: 200, however recent the date.
+    const stale = await req('/api/v1/retailers', { headers: { 'if-none-match': '"nope"', 'if-modified-since': shifted(lm, 3600) } });
+    expect(stale.status).toBe(200);
+    expect(stale.body).toBe(body);
+    // A matching tag: 304, however old the date.
+    const fresh = await req('/api/v1/retailers', { headers: { 'if-none-match': etag as string, 'if-modified-since': shifted(lm, -86_400) } });
+    expect(fresh.status).toBe(304);
+  });
+
+  it('ignores a malformed If-Modified-Since (200 with the body)', async () => {
+    const { headers, body } = await req('/api/v1/retailers');
+    const lm = headers['last-modified'] as string;
+    for (const since of ['yesterday', '2099-01-01', '2099-01-01T00:00:00Z', lm.toLowerCase(), lm.replace('GMT', 'UTC'), 'Sun, 31 Feb 2099 00:00:00 GMT', 'Sun, 01 Jan 2099 24:00:00 GMT', '0', '']) {
+      const r = await req('/api/v1/retailers', { headers: { 'if-modified-since': since } });
+      expect(r.status, since).toBe(200);
+      expect(r.body, since).toBe(body);
+    }
+  });
+
+  it('is learnt once per data version: a new last_run shows only after the bump', async () => {
+    const before = (await req('/api/v1/retailers')).headers['last-modified'];
+    const later = '2031-02-03T04:05:06.789Z';
+    const { rows } = await db.pool.query<{ last_run: Date | null }>(`SELECT last_run FROM retailer WHERE slug = 'warehouse'`);
+    await db.pool.query(`UPDATE retailer SET last_run = $1 WHERE slug = 'warehouse'`, [later]);
+    try {
+      // No bump yet: the header is the version's, not read per request.
+      expect((await req('/api/v1/stores')).headers['last-modified']).toBe(before);
+      const v = await bumpDataVersion(db.pool, 'test: a newer last_run');
+      expect(v.observedAt).toBe(later);
+      await app.responseCache!.watch.waitFor(v);
+      expect(app.responseCache!.watch.current()?.observedAt).toBe(later);
+      expect((await req('/api/v1/stores')).headers['last-modified']).toBe('Mon, 03 Feb 2031 04:05:06 GMT');
+    } finally {
+      await db.pool.query(`UPDATE retailer SET last_run = $1 WHERE slug = 'warehouse'`, [rows[0].last_run]);
+      await app.responseCache!.watch.waitFor(await bumpDataVersion(db.pool, 'test: last_run restored'));
+    }
+    expect((await req('/api/v1/stores')).headers['last-modified']).toBe(before);
   });
 });

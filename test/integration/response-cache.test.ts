@@ -1,7 +1,8 @@
 /**
  * The response cache (facades/http/response-cache.ts) and the data version it keys on
  * (src/db/data-version.ts) through the assembled server against a real PostgreSQL holding real
- * prices: a hit writes the stored bytes without SQL, GraphQL or JSON.stringify; 304 and the gzip
+ * prices: a hit writes the stored bytes without SQL, GraphQL or JSON.stringify; 304 (If-None-Match,
+ * If-Modified-Since against the version's Last-Modified) and the gzip
  * variant; the LRU bound; the budget counts hits; hits and misses carry the same headers; an ingest
  * and a derived-views run are seen by the very next request (the test awaits the server's
  * notification, never a sleep); parameters are normalised. An oracle server with the cache off
@@ -12,6 +13,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { normalizedExecutor } from '@graphql-tools/executor';
+import { httpDate } from '../../facades/http/caching.js';
 import { createServer } from '../../facades/server.js';
 import { bumpDataVersion, readDataVersion } from '../../src/db/data-version.js';
 import { loadEnv } from '../../src/env.js';
@@ -186,6 +188,28 @@ describe('a hit', () => {
     expect(r.graphql).toBe(0);
   });
 
+  it('carries Last-Modified (the version\'s observation time) and answers If-Modified-Since with 304, still without SQL or GraphQL', async () => {
+    const url = listingUrl('woolworths:927566');
+    const { rows } = await db.pool.query<{ at: Date }>('SELECT max(last_run) AS at FROM retailer');
+    const lm = httpDate(rows[0].at);
+    const miss = await get(app, url);
+    expect(miss.headers['last-modified']).toBe(lm);
+    const hit = await cost(() => get(app, url));
+    expect(hit.graphql).toBe(0);
+    expect(hit.sql).toBe(0);
+    expect(hit.result.headers['last-modified']).toBe(lm);
+    // The server without a cache states the same date: it watches the same data version.
+    expect((await get(oracle, url)).headers['last-modified']).toBe(lm);
+    const r = await cost(() => get(app, url, { headers: { 'if-modified-since': lm } }));
+    expect(r.result.status).toBe(304);
+    expect(r.result.body).toBe('');
+    expect(r.result.headers['last-modified']).toBe(lm);
+    expect(r.sql).toBe(0);
+    expect(r.graphql).toBe(0);
+    const before = new Date(Date.parse(lm) - 1000).toUTCString();
+    expect((await get(app, url, { headers: { 'if-modified-since': before } })).status).toBe(200);
+  });
+
   it('sends the gzip variant when Accept-Encoding allows it, with its own tag', async () => {
     // The first of these answering more than 1 KB (gzip starts there).
     let url = '';
@@ -339,6 +363,9 @@ describe('invalidation', () => {
     expect(after.body).toBe(truth.body);
     expect(after.body).not.toBe(before.body);
     expect(after.body).toContain(String(price + 111));
+    // Last-Modified follows the version: the newest last_run after the ingest.
+    const { rows: runs } = await db.pool.query<{ at: Date }>('SELECT max(last_run) AS at FROM retailer');
+    expect(after.headers['last-modified']).toBe(httpDate(runs[0].at));
     // And it is cached again under the new version.
     const again = await cost(() => get(app, url));
     expect(again.graphql).toBe(0);
