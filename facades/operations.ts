@@ -27,6 +27,7 @@ import browseShelf from './operations/browse_shelf.js';
 import compareRetailers from './operations/compare_retailers.js';
 import getBasket from './operations/get_basket.js';
 import getBasketItem from './operations/get_basket_item.js';
+import getDataStatus from './operations/get_data_status.js';
 import getExportManifest from './operations/get_export_manifest.js';
 import getIndexDaily from './operations/get_index_daily.js';
 import getIndexGroups from './operations/get_index_groups.js';
@@ -87,6 +88,7 @@ export const registry = [
   getBasketItem,
   getBasket,
   getExportManifest,
+  getDataStatus,
   healthz,
 ] as const satisfies readonly AnyOperation[];
 

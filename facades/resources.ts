@@ -888,6 +888,64 @@ export const ShoppingList = named(
   }),
 );
 
+/** Beyond the contract (issue 26): an inclusive range of days on which nothing was collected. */
+export const DayGap = named(
+  'DayGap',
+  'An inclusive range of days on which nothing was collected (beyond the contract).',
+  z.object({
+    from: Day.describe('First day of the range'),
+    to: Day.describe('Last day of the range (inclusive)'),
+    days: z.int().min(1).describe('Days in the range'),
+  }),
+);
+
+/** Beyond the contract (issue 26): one chain's data status. */
+export const RetailerStatus = named(
+  'RetailerStatus',
+  "How old one chain's data is (beyond the contract).",
+  z.object({
+    slug: z.string().describe('Retailer slug'),
+    name: z.string(),
+    first_day: Day.nullable().describe('First collection day of the chain; null when never collected'),
+    last_day: Day.nullable().describe('Last collection day of the chain; null when never collected'),
+    last_run: Timestamp.nullable().describe('When its prices were last collected; null when never'),
+    days_since: z.int().nullable().describe('Today − last_day, in days; null when never collected'),
+    stale: z.boolean().describe('days_since over stale_after_days, or never collected'),
+    stores_active: z.int().describe('Active stores of the chain (0 for a national-only chain)'),
+    stores_collected: z.int().describe('Stores collected on last_day'),
+    listings_seen: z.int().describe('Listings observed on last_day (0 when never collected)'),
+    run: z
+      .object({
+        status: z.string().describe('running, finished, aborted or failed'),
+        day: Day.describe('The day the run collects'),
+        started_at: Timestamp.describe('When the run started'),
+        finished_at: Timestamp.nullable().describe('When it ended; null while running or when it was killed'),
+        scopes: z.int().describe('Scopes (stores, or the nation) of the run'),
+        collected: z.int().describe('Scopes this run collected'),
+        failed: z.int().describe('Scopes that failed'),
+        error: z.string().nullable().describe('Why the run failed or was aborted; null otherwise'),
+      })
+      .nullable()
+      .describe("The chain's newest collector run; null when the collector never ran for it"),
+    gaps: z.array(DayGap).describe('Ranges of days between first_day and last_day with no collection of the chain, oldest first'),
+  }),
+);
+
+/** Beyond the contract (issue 26, get_data_status): how old the data is. */
+export const DataStatus = named(
+  'DataStatus',
+  'How old the data is: the newest collection day, whether every chain is current, the days nothing was collected, and each chain\'s status (beyond the contract).',
+  z.object({
+    today: Day.describe('Today in New Zealand when answered'),
+    newest_day: Day.nullable().describe('Newest collection day over every chain; null when nothing has been collected'),
+    fresh: z.boolean().describe('True when some chain has been collected and every chain that has been collected was last collected within stale_after_days days'),
+    stale_after_days: z.int().describe('A chain not collected for more than this many days is stale'),
+    cap_days: z.int().describe('The staleness cap in days: a price observed longer ago no longer counts as current'),
+    gaps: z.array(DayGap).describe('Ranges of days between the first and the newest collection day on which no chain was collected, oldest first'),
+    retailers: z.array(RetailerStatus).describe('Every chain by slug, also those never collected'),
+  }),
+);
+
 /** api-spec ShelfSummary (list_shelves; browse_shelf shelf, crumbs, children). */
 export const ShelfSummary = named(
   'ShelfSummary',
@@ -1014,6 +1072,9 @@ export type RetailerBrowse = z.infer<typeof RetailerBrowse>;
 export type ShoppingList = z.infer<typeof ShoppingList>;
 export type SpecialCheck = z.infer<typeof SpecialCheck>;
 export type SpecialChecks = z.infer<typeof SpecialChecks>;
+export type DayGap = z.infer<typeof DayGap>;
+export type RetailerStatus = z.infer<typeof RetailerStatus>;
+export type DataStatus = z.infer<typeof DataStatus>;
 
 /**
  * api-spec ExportManifest (get_export_manifest): the one schema of src/services/exports.ts (which the

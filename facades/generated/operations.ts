@@ -127,6 +127,11 @@ export type get_basket_itemQueryVariables = Exact<{
 
 export type get_basket_itemQuery = { basketItem: { id: number, name: string, weight: number, spec: string | null, unit: Unit, group: string, group_name: string, per_unit: boolean, listings: Array<{ retailer: string, name: string, weighable: boolean, origin: BasketMatchOrigin, available: boolean, brand: string | null, qty: number | null, unit: Unit | null, price: number | null, image: string | null, listing_id: number, valid_from: string, size_text: string | null, promo_price: number | null, basis_price: number | null, priced_on: string | null }> } | null };
 
+export type get_data_statusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type get_data_statusQuery = { dataStatus: { today: string, fresh: boolean, newest_day: string | null, stale_after_days: number, cap_days: number, gaps: Array<{ from: string, to: string, days: number }>, retailers: Array<{ slug: string, name: string, stale: boolean, first_day: string | null, last_day: string | null, last_run: string | null, days_since: number | null, stores_active: number, stores_collected: number, listings_seen: number, run: { status: string, day: string, scopes: number, collected: number, failed: number, error: string | null, started_at: string, finished_at: string | null } | null, gaps: Array<{ from: string, to: string, days: number }> }> } };
+
 export type get_export_manifestQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -347,6 +352,7 @@ export interface OperationTypes {
   compare_retailers: { result: compare_retailersQuery; variables: compare_retailersQueryVariables };
   get_basket: { result: get_basketQuery; variables: get_basketQueryVariables };
   get_basket_item: { result: get_basket_itemQuery; variables: get_basket_itemQueryVariables };
+  get_data_status: { result: get_data_statusQuery; variables: get_data_statusQueryVariables };
   get_export_manifest: { result: get_export_manifestQuery; variables: get_export_manifestQueryVariables };
   get_index_daily: { result: get_index_dailyQuery; variables: get_index_dailyQueryVariables };
   get_index_groups: { result: get_index_groupsQuery; variables: get_index_groupsQueryVariables };

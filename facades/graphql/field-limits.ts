@@ -99,6 +99,9 @@ export const FIELD_LIMITS: Readonly<Record<string, number>> = {
   shelf: SEARCH_PER_MINUTE,
   // The derived views' freshness: four rows of view_run (a catalogue).
   derivedViews: CATALOGUE_PER_MINUTE,
+  // How old the data is (issue 26): aggregates over the chains' national collection rows (a few
+  // thousand) and one day's store rows per chain; changes once a collection (a catalogue).
+  dataStatus: CATALOGUE_PER_MINUTE,
 };
 
 /** `extensions.code` of a refusal. */

@@ -23,6 +23,7 @@ import './special-check.js';
 import './shelves.js';
 import './retailer-browse.js';
 import './views.js';
+import './data-status.js';
 
 /** The executable schema of the read API. */
 export const schema = builder.toSchema();

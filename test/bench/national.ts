@@ -162,6 +162,8 @@ const recipes: Record<string, (errors: readonly number[] | undefined) => Recipe>
   get_basket: () => (_c, i) => ({ params: i % 2 ? { include: 'matches' } : {} }),
   // 404 "before the first export": the served EXPORT_DIR is an empty scratch folder (section 4 exports elsewhere).
   get_export_manifest: () => () => ({ params: {}, expect: [404], note: '404: no export in the served EXPORT_DIR' }),
+  // How old the data is (issue 26): the national collection rows and each chain's last day.
+  get_data_status: () => () => ({ params: {} }),
   healthz: () => () => ({ params: {} }),
 };
 

@@ -340,6 +340,7 @@ describe('persisted documents', () => {
     get_basket: { include: 'matches' },
     get_basket_item: { id: '1' },
     get_export_manifest: {},
+    get_data_status: {},
     healthz: {},
   });
 
