@@ -142,15 +142,15 @@ function kindOf(s: PromoFields): DealKind | null {
  * Checks the current promotion of a listing (module comment).
  * @param spans the listing's national spans, oldest first (by first_day); the last is the current
  *   span. Spans starting after the last one's start are not expected.
- * @param scopeLastDay the chain's last national collection day (the `to` of an open span, spanTo).
+ * @param scopeCoveredDay the chain's national covered day (for the `to` of an open span, spanTo).
  * @returns null when there is no span or the current span's promotion is no deal (dealOf).
  */
-export function checkSpecial(spans: readonly Span[], scopeLastDay: string | null): SpecialCheck | null {
+export function checkSpecial(spans: readonly Span[], scopeCoveredDay: string | null): SpecialCheck | null {
   const current = spans[spans.length - 1];
   if (!current) return null;
   const deal: Deal | null = dealOf(current);
   if (!deal) return null;
-  const to = (s: Span) => spanTo(s, scopeLastDay);
+  const to = (s: Span) => spanTo(s, scopeCoveredDay);
 
   // The current unbroken run of this promotion.
   let start = spans.length - 1;

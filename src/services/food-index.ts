@@ -83,7 +83,9 @@ function level(p: Pick<IndexPointRow, 'raw' | 'anchored'>): number {
 /**
  * The latest computed day of the index (api-spec IndexLatest), or null before the first
  * computation (no index_run row, or no all-food row on its last day):
- * - `as_of` = index_run.last_day, the last computed day (not today);
+ * - `as_of` = the last computed day with coverage (all food observed on a collected day within the
+ *   14-day cap: index_day.coverage > 0), never today by itself nor a day only carried forward over a
+ *   gap without observation; index_run.last_day when no day has coverage;
  * - `headline.value` = all food's anchored level that day, or its raw level when no anchor exists;
  *   `d1`, `d30`, `yoy` = percent change of that same series against 1, 30 and 365 calendar days
  *   earlier (src/domain/price-index.ts headlineChanges), null when that earlier day was not computed;
@@ -95,7 +97,11 @@ function level(p: Pick<IndexPointRow, 'raw' | 'anchored'>): number {
 export async function indexLatest(pool: pg.Pool): Promise<IndexLatest | null> {
   const run = await indexRunDays(pool);
   if (!run) return null;
-  const asOf = run.lastDay;
+  const covered = await pool.query<{ day: string | null }>(
+    `SELECT max(day)::text AS day FROM index_day WHERE group_id = 0 AND coverage > 0 AND day BETWEEN $1::date AND $2::date`,
+    [run.firstDay, run.lastDay],
+  );
+  const asOf = covered.rows[0]?.day ?? run.lastDay;
   const { rows } = await pool.query<IndexPointRow & { code: string | null; name: string | null; observable: boolean | null }>(
     `SELECT d.group_id, d.day::text AS day, d.raw, d.anchored, d.coverage, d.items, d.listings, g.code, g.name, g.observable
      FROM index_day d LEFT JOIN basket_group g ON g.id = d.group_id

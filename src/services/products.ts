@@ -3,6 +3,7 @@
  * one statement. Products stay empty until matching runs (a later issue); the shapes are built now.
  */
 import type pg from 'pg';
+import { currentSpanSql } from './span-sql.js';
 
 /** What a product's linked listings say about it. */
 export interface ProductFacts {
@@ -85,7 +86,7 @@ export async function productAlternatives(pool: pg.Pool, productIds: readonly nu
          FROM listing l
          JOIN national_price_span s ON s.listing_id = l.id AND s.last_day IS NULL
          JOIN retailer r ON r.id = l.retailer_id
-         WHERE l.product_id = p.id AND l.available
+         WHERE l.product_id = p.id AND l.available AND ${currentSpanSql('s', 'r', 'national')}
          ORDER BY s.price, r.slug LIMIT 1
        ) best ON true
      )

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAvailable, lastSeen } from '../../src/domain/listings.js';
-import { spanTo } from '../../src/domain/spans.js';
+import { isCurrentSpan, spanTo } from '../../src/domain/spans.js';
 import { normalizeSearchText } from '../../src/search/synonyms.js';
 import { UNACCENT_DECOMPOSED, UNACCENT_REPLACED, UNACCENT_VERSION_DEPENDENT } from '../../src/search/unaccent.js';
 import { currentNationalSpans } from '../../src/services/prices.js';
@@ -20,9 +20,10 @@ import {
   latestNationalSpanJoin,
   listingAvailableSql,
   listingLastSeenSql,
-  nationalLastDay,
+  currentSpanSql,
+  nationalCoveredDay,
   spanToSql,
-  storeLastDay,
+  storeCoveredDay,
 } from '../../src/services/span-sql.js';
 import { createTestDatabase, DATA_DIR, type TestDatabase } from '../helpers/db.js';
 
@@ -37,23 +38,24 @@ afterAll(async () => {
 const DAYS = [null, '2025-01-01', '2025-03-04', '2026-07-27'] as const;
 
 describe('the open-span end rule', () => {
-  // Every combination of first_day, last_day (null = open) and the scope's last collection day.
+  // Every combination of first_day, last_day (null = open), seen_day and the scope's covered day.
   const cases = DAYS.flatMap((last) =>
-    DAYS.flatMap((scope) => ['2025-01-01', '2025-02-01'].map((first) => ({ first_day: first, last_day: last, scope }))),
+    DAYS.flatMap((scope) => DAYS.flatMap((seen) =>
+      ['2025-01-01', '2025-02-01'].map((first) => ({ first_day: first, last_day: last, seen_day: seen, scope })))),
   );
-  const values = cases.map((_, i) => `($${3 * i + 1}::date, $${3 * i + 2}::date, $${3 * i + 3}::date, ${i})`).join(', ');
-  const params = cases.flatMap((c) => [c.first_day, c.last_day, c.scope]);
+  const values = cases.map((_, i) => `($${4 * i + 1}::date, $${4 * i + 2}::date, $${4 * i + 3}::date, $${4 * i + 4}::date, ${i})`).join(', ');
+  const params = cases.flatMap((c) => [c.first_day, c.last_day, c.seen_day, c.scope]);
 
   it.each([
-    ['store spans', storeLastDay('st')],
-    ['national spans', nationalLastDay('st')],
+    ['store spans', storeCoveredDay('st')],
+    ['national spans', nationalCoveredDay('st')],
   ])('spanToSql equals spanTo on %s', async (_label, scopeExpr) => {
-    // `st` plays the store (last_day) or the retailer (last_national_day) of the span `sp`.
+    // `st` plays the store or the retailer (covered_day) of the span `sp`.
     const scopeCol = scopeExpr.split('.')[1];
     const { rows } = await db.pool.query<{ i: number; to: string }>(
       `SELECT v.i, to_char(${spanToSql('sp', scopeExpr)}, 'YYYY-MM-DD') AS "to"
-       FROM (VALUES ${values}) v(first_day, last_day, scope, i)
-       CROSS JOIN LATERAL (SELECT v.first_day, v.last_day) sp
+       FROM (VALUES ${values}) v(first_day, last_day, seen_day, scope, i)
+       CROSS JOIN LATERAL (SELECT v.first_day, v.last_day, v.seen_day) sp
        CROSS JOIN LATERAL (SELECT v.scope AS ${scopeCol}) st
        ORDER BY v.i`,
       params,
@@ -61,20 +63,48 @@ describe('the open-span end rule', () => {
     expect(rows.map((r) => r.to)).toEqual(cases.map((c) => spanTo(c, c.scope)));
   });
 
+  it.each([['store' as const], ['national' as const]])('currentSpanSql equals isCurrentSpan on %s spans', async (kind) => {
+    // The scope's latest collection day: none, the covered day, 14 and 15 days after it.
+    const latest = [null, '2026-07-27', '2026-08-10', '2026-08-11'];
+    const rows4 = cases.flatMap((c) => latest.map((l) => ({ ...c, latest: l })));
+    const vals = rows4.map((_, i) => `($${5 * i + 1}::date, $${5 * i + 2}::date, $${5 * i + 3}::date, $${5 * i + 4}::date, $${5 * i + 5}::date, ${i})`).join(', ');
+    const ps = rows4.flatMap((c) => [c.first_day, c.last_day, c.seen_day, c.scope, c.latest]);
+    const lastCol = kind === 'store' ? 'last_day' : 'last_national_day';
+    const { rows } = await db.pool.query<{ i: number; current: boolean }>(
+      `SELECT v.i, ${currentSpanSql('sp', 'sc', kind)} AS current
+       FROM (VALUES ${vals}) v(first_day, last_day, seen_day, covered, latest, i)
+       CROSS JOIN LATERAL (SELECT v.first_day, v.last_day, v.seen_day) sp
+       CROSS JOIN LATERAL (SELECT v.covered AS covered_day, v.latest AS ${lastCol}) sc
+       ORDER BY v.i`,
+      ps,
+    );
+    const want = rows4.map((c) => isCurrentSpan(c, c.scope, c.latest));
+    expect(rows.map((r) => r.current)).toEqual(want);
+    expect(want.filter(Boolean).length).toBeGreaterThan(0);
+    expect(want.filter((x) => !x).length).toBeGreaterThan(0);
+  });
+
   it('last seen and availability in SQL equal lastSeen and isAvailable over currentNationalSpans', async () => {
     const { rows: [r] } = await db.pool.query<{ id: number }>(
-      `UPDATE retailer SET last_national_day = '2026-07-27' WHERE slug = 'woolworths' RETURNING id`,
+      `UPDATE retailer SET last_national_day = '2026-08-03', covered_day = '2026-07-27' WHERE slug = 'woolworths' RETURNING id`,
+    );
+    // A chain whose latest collection (a partial one, 2026-12-02) saw only some of its listings.
+    const { rows: [late] } = await db.pool.query<{ id: number }>(
+      `UPDATE retailer SET last_national_day = '2026-12-02', covered_day = '2026-07-27' WHERE slug = 'paknsave' RETURNING id`,
     );
     const { rows: [other] } = await db.pool.query<{ id: number }>(
       `UPDATE retailer SET last_national_day = NULL WHERE slug = 'warehouse' RETURNING id`,
     );
-    // [retailer, available flag, spans as [first_day, last_day]]
-    const listings: [number, boolean, [string, string | null][]][] = [
-      [r.id, true, [['2025-01-01', '2025-02-01'], ['2025-02-02', null]]], // open: runs to the chain's day
+    // [retailer, available flag, spans as [first_day, last_day, seen_day?]]
+    const listings: [number, boolean, [string, string | null, string?][]][] = [
+      [r.id, true, [['2025-01-01', '2025-02-01'], ['2025-02-02', null]]], // open: runs to the chain's covered day
       [r.id, true, [['2025-01-01', '2025-03-04']]], // closed: stopped being observed
       [r.id, false, [['2025-01-01', null]]], // open, flagged unavailable
       [r.id, true, []], // never priced nationally
       [other.id, true, [['2025-05-05', null]]], // open, chain never collected nationally
+      [r.id, true, [['2026-07-20', null, '2026-08-03']]], // open, seen by the partial collection
+      [late.id, true, [['2026-07-01', null]]], // open, not seen for 128 days before the chain's latest collection
+      [late.id, true, [['2026-07-01', null, '2026-12-02']]], // open, seen by that collection
     ];
     const ids: number[] = [];
     for (const [i, [retailerId, available, spans]] of listings.entries()) {
@@ -84,8 +114,8 @@ describe('the open-span end rule', () => {
         [retailerId, `rules-${i}`, `rules listing ${i}`, available],
       );
       ids.push(l.id);
-      for (const [first, last] of spans) {
-        await db.pool.query('INSERT INTO national_price_span (listing_id, first_day, last_day, price) VALUES ($1, $2, $3, 100)', [l.id, first, last]);
+      for (const [first, last, seen] of spans) {
+        await db.pool.query('INSERT INTO national_price_span (listing_id, first_day, last_day, seen_day, price) VALUES ($1, $2, $3, $4, 100)', [l.id, first, last, seen ?? null]);
       }
     }
     const { rows } = await db.pool.query<{ id: number; first_seen: string; available_flag: boolean; last_seen: string; available: boolean }>(
@@ -106,6 +136,9 @@ describe('the open-span end rule', () => {
       ['2026-07-27', false],
       ['2024-12-25', false],
       ['2025-05-05', true],
+      ['2026-08-03', true],
+      ['2026-07-27', false],
+      ['2026-12-02', true],
     ]);
   });
 });

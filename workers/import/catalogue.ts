@@ -49,6 +49,9 @@ import type { RawRecord } from '../ingest/format.js';
 import { ImportError, summariseIngest, type IngestSummary } from './sources.js';
 import { cleanText } from './stores.js';
 
+/** When the scraper run that wrote the catalogue ran: 2026-07-27 06:02 NZST (UTC+12; data README). */
+export const CATALOGUE_OBSERVED_AT = '2026-07-27T06:02:00+12:00';
+
 /** NZ day of the catalogue (the scraper run of 2026-07-27 06:02 NZST; data README). */
 export const CATALOGUE_DAY = '2026-07-27';
 
@@ -247,6 +250,8 @@ export async function importCatalogue(pool: pg.Pool, file: string, opts: { progr
     afterGap: true,
     source: 'neon-ninja/woolies products.csv (products.columns.tsv), 2026-07-27',
     progress: opts.progress,
+    // The scraper run's own time (data README), not the time of this import.
+    observedAt: (day) => (day === CATALOGUE_DAY ? new Date(CATALOGUE_OBSERVED_AT) : null),
   });
   return {
     day: CATALOGUE_DAY,

@@ -32,6 +32,8 @@ export interface PriceHistoryRead {
   days: number;
   /** Rows replaced by a later change of the same SKU on the same NZ day. */
   supersededSameDay: number;
+  /** The newest timestamp (Unix seconds) of the rows kept, by NZ day: when that day was observed. */
+  observedAt: Map<string, number>;
 }
 
 const TIMESTAMP_RE = /^\d{9,11}(\.\d+)?$/;
@@ -86,18 +88,20 @@ export async function readPriceHistory(file: string): Promise<PriceHistoryRead> 
 
   const records: RawRecord[] = [];
   const allDays = new Set<string>();
+  const latest = new Map<string, number>();
   for (const [sku, days] of bySku) {
     for (const [day, o] of days) {
       allDays.add(day);
+      if (o.ts > (latest.get(day) ?? -Infinity)) latest.set(day, o.ts);
       const record = { day, retailer: 'woolworths', store: '', external_id: sku, price: o.price };
       records.push({ line: o.line, record });
     }
   }
-  return { records, rows, skus: bySku.size, days: allDays.size, supersededSameDay: superseded };
+  return { records, rows, skus: bySku.size, days: allDays.size, supersededSameDay: superseded, observedAt: latest };
 }
 
 /** What the price-log import did. */
-export interface PriceHistoryReport extends Omit<PriceHistoryRead, 'records'> {
+export interface PriceHistoryReport extends Omit<PriceHistoryRead, 'records' | 'observedAt'> {
   observations: number;
   ingest: IngestSummary;
 }
@@ -108,7 +112,12 @@ export interface PriceHistoryReport extends Omit<PriceHistoryRead, 'records'> {
  *   day not after the chain's stored history).
  */
 export async function importPriceHistory(pool: pg.Pool, file: string, opts: { progress?: boolean } = {}): Promise<PriceHistoryReport> {
-  const { records, ...stats } = await readPriceHistory(file);
-  const result = await ingest(pool, records, { mode: 'changes', source: 'neon-ninja/woolies price_history.csv', progress: opts.progress });
+  const { records, observedAt, ...stats } = await readPriceHistory(file);
+  // Each day's observation time is the log's own newest timestamp that day (collection.observed_at
+  // → retailer.last_run), not the time of this import.
+  const result = await ingest(pool, records, {
+    mode: 'changes', source: 'neon-ninja/woolies price_history.csv', progress: opts.progress,
+    observedAt: (day) => { const ts = observedAt.get(day); return ts === undefined ? null : new Date(ts * 1000); },
+  });
   return { ...stats, observations: records.length, ingest: summariseIngest(result) };
 }

@@ -18,7 +18,7 @@
  * 2. **Inputs.** Matches: every basket_match row of an observable item, with its [valid_from,
  *    valid_to) interval. Prices: the national price spans (national_price_span) of the matched
  *    listings, each covering first_day … its end by the open-span rule (an open span ends at its
- *    chain's last national collection day: `spanToSql` / `nationalLastDay`, src/services/span-sql.ts),
+ *    chain's last national collection day: `spanToSql` / `nationalCoveredDay`, src/services/span-sql.ts),
  *    with the listing's pack total `qty × pack_count` (g or ml), `unit` and `weighable` (the shelf
  *    price of a weighable listing is per kg); promotion fields pass through (the method counts
  *    specials, promo_kind 1, and not club prices). Spans are not expanded to days: the method reads

@@ -7,7 +7,7 @@
  * **Inputs**, as the index worker reads them (workers/index/compute.ts): the active basket items of
  * observable groups (basket_item, basket_group); their basket_match rows with [valid_from, valid_to)
  * intervals; the national price spans (national_price_span) of the matched listings, each ending by
- * the open-span rule (`spanToSql` / `nationalLastDay`, src/services/span-sql.ts), with the listing's
+ * the open-span rule (`spanToSql` / `nationalCoveredDay`, src/services/span-sql.ts), with the listing's
  * chain, pack total `qty × pack_count` (g or ml), `unit` and `weighable`.
  *
  * **Days.** The level days are the days the index has run: index_run.first_day … last_day. Without

@@ -4,12 +4,14 @@
  * opened. The rules are src/domain/deals.ts (pure); this module reads their inputs and writes the
  * rows.
  *
- * **Current promotions**: for each chain with a national collection, the national price spans in
- * force on its last national collection day D (retailer.last_national_day): `first_day ≤ D` and the
- * span's end by the open-span rule (`spanToSql` / `nationalLastDay`, src/services/span-sql.ts) on
- * or after D — the chain's open spans (should a listing have two, its latest by first day). Each one whose promotion is a deal (`dealOf`: promo_kind 1
- * special, 2 member, 3 multibuy; 4 clearance is none; the saving must be positive) gives one row
- * per (kind, listing): retailer_id, day = D, price = the shelf price, saving (cents per unit:
+ * **Current promotions**: for each chain with a national collection, its current national price
+ * spans (`currentSpanSql`, src/services/span-sql.ts; src/domain/spans.ts isCurrentSpan: open, and
+ * observed — the day of record — within the 14-day cap of the chain's latest collection day D,
+ * retailer.last_national_day); should a listing have two, its latest by first day. So an offer the
+ * chain's recent collections no longer saw leaves the feed. Each one whose promotion is a deal
+ * (`dealOf`: promo_kind 1 special, 2 member, 3 multibuy; 4 clearance is none; the saving must be
+ * positive) gives one row per (kind, listing): retailer_id, day = the day the offer was last
+ * observed (the span's `to`), price = the shelf price, saving (cents per unit:
  * price − promo_price, or for a multibuy price − multibuy_price ÷ multibuy_qty) and saving_pct =
  * saving ÷ price. A chain without a national collection has no deals.
  *
@@ -28,7 +30,7 @@ import type pg from 'pg';
 import { DEAL_KINDS, dealOf, type DealKind, type PromoFields } from '../../src/domain/deals.js';
 import { checkSpecial, SPECIAL_VERDICTS, type SpecialVerdict } from '../../src/domain/special-check.js';
 import type { Span } from '../../src/domain/spans.js';
-import { nationalCoveredDay, nationalLastDay, spanToSql } from '../../src/services/span-sql.js';
+import { currentSpanSql, nationalCoveredDay, spanColumnsSql, spanToSql } from '../../src/services/span-sql.js';
 
 /** What {@link buildDeals} did. */
 export interface DealsReport {
@@ -56,10 +58,10 @@ export async function buildDeals(client: pg.PoolClient): Promise<DealsReport> {
   const t0 = performance.now();
   const r = await client.query<PromoFields & { listing_id: number; retailer_id: number; day: string }>(
     `SELECT * FROM (
-       SELECT DISTINCT ON (s.listing_id) s.listing_id, l.retailer_id, r.last_national_day::text AS day,
+       SELECT DISTINCT ON (s.listing_id) s.listing_id, l.retailer_id, (${SPAN_TO})::text AS day,
               s.price, s.promo_price, s.promo_kind, s.multibuy_qty, s.multibuy_price
          FROM national_price_span s JOIN listing l ON l.id = s.listing_id JOIN retailer r ON r.id = l.retailer_id
-        WHERE r.last_national_day IS NOT NULL AND s.first_day <= r.last_national_day AND ${SPAN_TO} >= r.last_national_day
+        WHERE r.last_national_day IS NOT NULL AND s.first_day <= r.last_national_day AND ${currentSpanSql('s', 'r', 'national')}
         ORDER BY s.listing_id, s.first_day DESC, s.id DESC
      ) c WHERE c.promo_kind IN (1, 2, 3) ORDER BY c.listing_id`,
   );
@@ -116,9 +118,8 @@ const CHECK_COLUMNS = [
  *   database's errors.
  */
 async function writeChecks(client: pg.PoolClient, kinds: DealKind[], listings: number[]): Promise<DealsReport['checks']> {
-  const r = await client.query<Span & { listing_id: number; scope_last_day: string | null }>(
-    `SELECT s.listing_id, s.first_day::text AS first_day, s.last_day::text AS last_day, s.price, s.promo_price, s.promo_kind,
-            s.multibuy_qty, s.multibuy_price, r.last_national_day::text AS scope_last_day
+  const r = await client.query<Span & { listing_id: number; scope_covered_day: string | null }>(
+    `SELECT s.listing_id, ${spanColumnsSql('s')}, r.covered_day::text AS scope_covered_day
        FROM national_price_span s JOIN listing l ON l.id = s.listing_id JOIN retailer r ON r.id = l.retailer_id
       WHERE s.listing_id = ANY($1::int[]) AND s.first_day <= r.last_national_day
       ORDER BY s.listing_id, s.first_day, s.id`,
@@ -126,8 +127,8 @@ async function writeChecks(client: pg.PoolClient, kinds: DealKind[], listings: n
   );
   const spans = new Map<number, { spans: Span[]; last: string | null }>();
   for (const row of r.rows) {
-    const { listing_id, scope_last_day, ...span } = row;
-    const e = spans.get(listing_id) ?? { spans: [], last: scope_last_day };
+    const { listing_id, scope_covered_day, ...span } = row;
+    const e = spans.get(listing_id) ?? { spans: [], last: scope_covered_day };
     e.spans.push(span);
     spans.set(listing_id, e);
   }

@@ -21,6 +21,7 @@
  */
 import crypto from 'node:crypto';
 import type pg from 'pg';
+import { currentSpanSql } from '../../src/services/span-sql.js';
 import { chainOffers, shelfFigures, type CurrentOffer } from '../../src/domain/shelf-products.js';
 import { getShelf, shelfOfKind, shelfSet, SHELVES } from '../../src/domain/shelves.js';
 import { KINDS } from '../../src/domain/kinds.js';
@@ -154,10 +155,12 @@ export async function buildShelves(client: pg.PoolClient): Promise<ShelvesReport
             s.price, s.promo_price, s.promo_kind, s.multibuy_qty, s.multibuy_price
        FROM listing l
        JOIN national_price_span s ON s.listing_id = l.id AND s.last_day IS NULL
+       JOIN retailer r ON r.id = l.retailer_id
        LEFT JOIN product p ON p.id = l.product_id
        LEFT JOIN generic pg ON pg.id = p.generic_id LEFT JOIN kind pk ON pk.id = pg.kind_id
        LEFT JOIN generic lg ON lg.id = l.generic_id LEFT JOIN kind lk ON lk.id = lg.kind_id
-      WHERE l.available AND CASE WHEN l.product_id IS NULL THEN lk.slug ELSE pk.slug END IS NOT NULL
+      WHERE l.available AND ${currentSpanSql('s', 'r', 'national')}
+        AND CASE WHEN l.product_id IS NULL THEN lk.slug ELSE pk.slug END IS NOT NULL
       ORDER BY l.id`,
   );
   const stores = new Map(

@@ -12,7 +12,7 @@
  * shares); basket_match rows with [valid_from, valid_to) intervals (a listing belongs to an item
  * while its match is in force); store spans (store_price_span; an open span ends at its store's
  * last_day) and national spans (national_price_span; an open span ends at its chain's
- * last_national_day) — both ends by the open-span rule `spanToSql` / `storeLastDay` /
+ * last_national_day) — both ends by the open-span rule `spanToSql` / `storeCoveredDay` /
  * `nationalLastDay` (src/services/span-sql.ts). Prices compared: a listing's store **shelf** price ÷
  * the chain's national median **shelf** price of the same listing in force the same day
  * (src/domain/store-levels.ts explains why promotions do not count); a zero price gives no ratio,
