@@ -119,7 +119,12 @@ export interface MergeOptions {
  *
  * A span is closed (changed price; in a covering snapshot, not observed; after a gap, every one) at
  * its own last observed day ({@link spanTo}), never at a day it was not observed. An open span a
- * partial collection observes unchanged gets `seen_day` = `day`.
+ * partial collection observes unchanged gets `seen_day` = `day`. A span that a collection of its
+ * scope since its last observation did not see (a partial one: its `to` is before
+ * `scope.lastDay`) is *interrupted*: observed again it is closed and a new span opens today (as a
+ * listing that comes back after a snapshot missed it), and a covering change log closes it; so no
+ * span ever stretches over days already merged without it, and days once computed keep their
+ * inputs.
  * @throws RangeError when `day` is not after `scope.lastDay` (history is append-only).
  */
 export function mergeDay(
@@ -137,7 +142,14 @@ export function mergeDay(
     const open = list[list.length - 1];
     if (!open || open.last_day !== null) continue;
     const obs = observations.get(key);
-    if (afterGap || (obs ? !samePrice(open, obs) : mode === 'snapshot' && covers)) open.last_day = spanTo(open, scope.coveredDay);
+    const to = spanTo(open, scope.coveredDay);
+    // Interrupted: a later collection of the scope (a partial one) did not see it, so the days
+    // since its last observation are unknown for it: it is never extended over them.
+    const interrupted = scope.lastDay !== null && to < scope.lastDay;
+    const close = afterGap || (obs
+      ? interrupted || !samePrice(open, obs)
+      : (mode === 'snapshot' && covers) || (mode === 'changes' && covers && interrupted));
+    if (close) open.last_day = to;
     else if (obs && !covers) open.seen_day = day;
   }
   for (const [key, obs] of observations) {

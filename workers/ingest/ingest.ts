@@ -425,6 +425,12 @@ const LEGACY_COLLECTION_DIGEST = `SELECT md5(string_agg(concat_ws('|', coalesce(
  */
 const OBSERVED_AT = `least(now(), coalesce($2::timestamptz, $1::date::timestamp AT TIME ZONE 'Pacific/Auckland'))`;
 
+/**
+ * An open national span `sp` (chain `r`) is interrupted: a collection of its chain since its last
+ * observation did not see it (src/domain/spans.ts mergeDay); read before the chain's days move.
+ */
+const NAT_INTERRUPTED = `coalesce(${spanToSql('sp', nationalCoveredDay('r'))} < r.last_national_day, false)`;
+
 const SAME_PRICE = (a: string, b: string) => `${a}.price = ${b}.price
   AND ${a}.promo_price IS NOT DISTINCT FROM ${b}.promo_price AND ${a}.promo_kind IS NOT DISTINCT FROM ${b}.promo_kind
   AND ${a}.multibuy_qty IS NOT DISTINCT FROM ${b}.multibuy_qty AND ${a}.multibuy_price IS NOT DISTINCT FROM ${b}.multibuy_price`;
@@ -496,15 +502,16 @@ async function mergeDayInSql(
   // that open a span (new or changed; after a gap, every one). Closed at the span's own last
   // observed day (spanTo: greatest of first_day, seen_day and the store's covered day).
   await client.query(`CREATE TEMP TABLE chg ON COMMIT DROP AS
-    SELECT sp.id AS span_id, sp.store_id AS span_store, o.listing_id, o.store_id, o.price, o.promo_price, o.promo_kind, o.multibuy_qty, o.multibuy_price
-    FROM (SELECT * FROM store_price_span WHERE last_day IS NULL AND store_id = ANY($2::int[])) sp
+    SELECT sp.id AS span_id, sp.store_id AS span_store, sp.interrupted, o.listing_id, o.store_id, o.price, o.promo_price, o.promo_kind, o.multibuy_qty, o.multibuy_price
+    FROM (SELECT sp.*, coalesce(${spanToSql('sp', storeCoveredDay('st'))} < st.last_day, false) AS interrupted
+          FROM store_price_span sp JOIN store st ON st.id = sp.store_id WHERE sp.last_day IS NULL AND sp.store_id = ANY($2::int[])) sp
     FULL JOIN (SELECT * FROM stg WHERE day = $1 AND store_id IS NOT NULL) o ON o.store_id = sp.store_id AND o.listing_id = sp.listing_id
-    ${afterGap ? '' : `WHERE sp.id IS NULL OR o.listing_id IS NULL OR NOT (${SAME_PRICE('o', 'sp')})`}`, [day, stores]);
+    ${afterGap ? '' : `WHERE sp.id IS NULL OR o.listing_id IS NULL OR sp.interrupted OR NOT (${SAME_PRICE('o', 'sp')})`}`, [day, stores]);
   // Its size decides the plan: on a steady day a few % of rows, each closed through the primary key.
   await client.query('ANALYZE chg');
   await client.query(`UPDATE store_price_span sp SET last_day = ${spanToSql('sp', storeCoveredDay('st'))}
     FROM chg c JOIN store st ON st.id = c.span_store
-    WHERE sp.id = c.span_id ${mode !== 'snapshot' && !afterGap ? 'AND c.listing_id IS NOT NULL' : ''}`);
+    WHERE sp.id = c.span_id ${afterGap || mode === 'snapshot' ? '' : mode === 'changes' ? 'AND (c.listing_id IS NOT NULL OR c.interrupted)' : 'AND c.listing_id IS NOT NULL'}`);
   // A partial collection moves no covered day: what it saw unchanged records the day on its span.
   if (!covers && !afterGap) {
     await q(`UPDATE store_price_span sp SET seen_day = $1::date
@@ -543,17 +550,21 @@ async function mergeDayInSql(
       AND (EXISTS (SELECT 1 FROM stg d WHERE d.day = $1 AND d.retailer_id = r.id AND d.store_id IS NULL)
         OR NOT EXISTS (SELECT 1 FROM store st WHERE st.retailer_id = r.id AND st.active AND st.id <> ALL($2::int[])))`,
     [day, stores, covers]);
-  // National spans closed: changed; not observed, in a snapshot covering the chain; after a gap,
-  // every one. At the span's own last observed day.
+  // National spans closed: changed or interrupted (src/domain/spans.ts mergeDay) and observed; not
+  // observed, in a snapshot covering the chain (or interrupted, in a covering change log); after a
+  // gap, every one. At the span's own last observed day.
   await q(`UPDATE national_price_span sp SET last_day = ${spanToSql('sp', nationalCoveredDay('r'))}
     FROM listing l JOIN retailer r ON r.id = l.retailer_id
     WHERE l.id = sp.listing_id AND sp.last_day IS NULL
       AND l.retailer_id IN (SELECT DISTINCT retailer_id FROM stg WHERE day = $1)
-      ${afterGap ? '' : `AND NOT EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id AND ${SAME_PRICE('o', 'sp')})`}
+      ${afterGap ? '' : `AND (${NAT_INTERRUPTED} OR NOT EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id AND ${SAME_PRICE('o', 'sp')}))`}
       ${afterGap ? '' : mode === 'snapshot'
         ? 'AND (EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id) OR l.retailer_id IN (SELECT retailer_id FROM cov))'
-        : 'AND EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id)'}`);
-  // Seen unchanged by a day that does not cover the chain: the day is recorded on the span.
+        : mode === 'changes'
+          ? `AND (EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id) OR (${NAT_INTERRUPTED} AND l.retailer_id IN (SELECT retailer_id FROM cov)))`
+          : 'AND EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id)'}`);
+  // Seen unchanged by a day that does not cover the chain: the day is recorded on the span (an
+  // interrupted one was closed above, and reopens below).
   if (!afterGap) {
     await q(`UPDATE national_price_span sp SET seen_day = $1::date
       FROM nat o WHERE o.listing_id = sp.listing_id AND sp.last_day IS NULL AND sp.first_day < $1::date

@@ -565,7 +565,7 @@ async function storeListings(client: pg.PoolClient, listings: TableWrites): Prom
         sp.promo_kind, ${MULTIBUY_TERMS}, p.prev_day,
         ${STORE_SPAN_TO} >= st.last_day - ${w} AS in_window,
         p.prev_day IS NOT NULL AND (sp.first_day > p.prev_day OR sp.last_day >= p.prev_day
-          OR sp.last_day BETWEEN p.prev_day - ${w} AND st.last_day - ${w + 1}
+          OR ${STORE_SPAN_TO} BETWEEN p.prev_day - ${w} AND st.last_day - ${w + 1}
           OR (sp.last_day IS NULL AND c.listing_id IS NOT NULL)) AS candidate
       FROM sv_ps p JOIN store st ON st.id = p.store_id
       JOIN store_price_span sp ON sp.store_id = p.store_id
