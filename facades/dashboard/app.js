@@ -10,7 +10,7 @@
 // on days nothing was observed (coverage 0: facts.js's lineSegments) with the gaps shaded and
 // named under the chart, and the deals say the day they were seen.
 import uPlot from 'uplot';
-import { dayAfter, dealsAsOf, drawnValues, formatCount, formatDay, gapSentence, lineSegments, segmentGaps } from './facts.js';
+import { dayAfter, dealsAsOf, drawnValues, formatCount, formatDay, gapSentences, lineSegments, segmentGaps } from './facts.js';
 import { loadStatus, renderFreshness } from './freshness.js';
 
 const CHAIN_COLOURS = {
@@ -184,7 +184,7 @@ async function indexPanel(statusPromise) {
     // The days nothing was collected (GET /api/v1/status), else the holes of the line itself.
     const status = await statusPromise;
     const sentences = status && Array.isArray(status.gaps)
-      ? status.gaps.map(gapSentence)
+      ? gapSentences(status.gaps)
       : holes.map((g) => `Nothing was observed for the index ${formatDay(g.from)} → ${formatDay(g.to)} (${formatCount(g.days)} day${g.days === 1 ? '' : 's'}).`);
     gapsNote.replaceChildren(...sentences.map((t) => el('p', { class: 'gap' }, t)));
     if (sentences.length) gapsNote.append(el('p', { class: 'note' }, 'The lines break on days with no observation; the index only carries its last level forward there.'));

@@ -56,6 +56,7 @@ export function drawnValues(days: readonly string[], values: ReadonlyArray<numbe
 export function segmentGaps(days: readonly string[], segments: readonly Segment[]): StatusGap[];
 export function dayAfter(day: string, n: number): string;
 export function gapSentence(gap: StatusGap): string;
+export function gapSentences(gaps: readonly StatusGap[] | null | undefined, long?: number): string[];
 export function ago(days: number | null | undefined): string;
 export function freshnessView(status: unknown): FreshnessView | null;
 export function dealsAsOf(days: ReadonlyArray<string | null | undefined>): string;

@@ -105,6 +105,25 @@ export function gapSentence(gap) {
   return `No prices were collected ${formatRange(gap.from, gap.to)} (${plural(gap.days, 'day')}).`;
 }
 
+/**
+ * The sentences of a list of gaps: one per gap of at least `long` days ("No prices were collected
+ * 5 May 2025 → 26 Jul 2026 (448 days)."), the shorter ones together in one sentence ("No prices
+ * were collected on 8 other days: 10 Jan 2025, 26 Feb → 28 Feb 2025 (3 days), …."), oldest first.
+ */
+export function gapSentences(gaps, long = 7) {
+  const list = Array.isArray(gaps) ? gaps : [];
+  const longer = list.filter((g) => g.days >= long);
+  const shorter = list.filter((g) => g.days < long);
+  const out = longer.map(gapSentence);
+  if (shorter.length === 1) out.push(gapSentence(shorter[0]));
+  else if (shorter.length > 1) {
+    const days = shorter.reduce((n, g) => n + g.days, 0);
+    const each = shorter.map((g) => (g.days > 1 ? `${formatRange(g.from, g.to)} (${g.days} days)` : formatDay(g.from)));
+    out.push(`No prices were collected on ${longer.length ? `${formatCount(days)} other days` : plural(days, 'day')}: ${each.join(', ')}.`);
+  }
+  return out;
+}
+
 /** "today", "yesterday", "121 days ago" for a count of days. */
 export function ago(days) {
   if (days == null || !Number.isFinite(days)) return '';
@@ -119,8 +138,8 @@ export function ago(days) {
  * - `banner`: a warning when data is older than `stale_after_days` (overall `fresh: false`, or a
  *   chain `stale`), else null;
  * - `chains`: per chain, "Woolworths: prices as of 3 Aug 2026 (121 days ago)", its `stale` flag and
- *   its own gaps' sentences;
- * - `gaps`: the sentences of the overall gaps (days no chain was collected), oldest first;
+ *   its own gaps' sentences ({@link gapSentences});
+ * - `gaps`: the sentences of the overall gaps (days no chain was collected; {@link gapSentences});
  * - `today`, `newestDay`: formatted days ("2 Dec 2026"), or null.
  */
 export function freshnessView(status) {
@@ -136,7 +155,7 @@ export function freshnessView(status) {
       lastDay: r.last_day ?? null,
       stale: typeof r.stale === 'boolean' ? r.stale : days == null || days > after,
       text: `${r.last_day ? `prices as of ${formatDay(r.last_day)}${days != null ? ` (${ago(days)})` : ''}` : 'no prices collected yet'}${runNote(r.run)}`,
-      gaps: (Array.isArray(r.gaps) ? r.gaps : []).map(gapSentence),
+      gaps: gapSentences(r.gaps),
     };
   });
   // Chains never collected are stale too, but they do not make the data out of date (a chain without
@@ -159,7 +178,7 @@ export function freshnessView(status) {
   return {
     banner,
     chains,
-    gaps: (Array.isArray(status.gaps) ? status.gaps : []).map(gapSentence),
+    gaps: gapSentences(status.gaps),
     today: today ? formatDay(today) : null,
     newestDay: status.newest_day ? formatDay(status.newest_day) : null,
   };

@@ -42,18 +42,21 @@ export function renderFreshness(root, status, { gaps = false } = {}) {
     root.dataset.state = 'none';
     return null;
   }
-  const items = view.chains.map((c) =>
+  // Chains with prices first, those never collected after (each group in the status's order).
+  const chains = [...view.chains.filter((c) => c.lastDay), ...view.chains.filter((c) => !c.lastDay)];
+  const items = chains.map((c) =>
     el('li', { 'data-chain': c.slug, 'data-stale': String(c.stale), class: !c.lastDay ? 'never' : c.stale ? 'stale' : 'fresh' },
       el('strong', {}, c.name), `: ${c.text}`,
       c.stale && c.lastDay ? el('span', { class: 'flag' }, ' stale') : null,
     ),
   );
-  root.replaceChildren(
+  const parts = [
     view.banner ? el('div', { class: 'banner', role: 'alert' }, el('strong', {}, '⚠ '), view.banner) : null,
     el('p', { class: 'as-of-head' }, `Prices as of each chain's last collection day${view.today ? ` (today is ${view.today})` : ''}:`),
     el('ul', { class: 'as-of' }, ...items),
     gaps && view.gaps.length ? el('div', { class: 'gaps' }, ...view.gaps.map((t) => el('p', { class: 'gap' }, t))) : null,
-  );
+  ];
+  root.replaceChildren(...parts.filter((p) => p != null));
   root.hidden = false;
   root.dataset.state = view.banner ? 'stale' : 'fresh';
   return view;

@@ -10,6 +10,12 @@
  * query prefilled from `?query=` and run it. Screenshots go to facades/dashboard/screenshots/
  * (committed, linked from README).
  *
+ * How old every fact is (issue 26): `/` and the dashboard show each chain's last collection day and
+ * a warning banner when GET /api/v1/status says the data is stale (checked on the real status and on
+ * stale, fresh and missing answers put in its place), the dashboard names the days nothing was
+ * collected under the index chart and breaks the index lines on days with coverage 0 (checked on
+ * what uPlot was given to draw), and the deals say the day they describe.
+ *
  * Without Chromium the browser checks are skipped with a message (.ci/run installs it when it
  * can); the checks that need no browser (the JSON front door, the panel queries against the
  * schema, the GraphiQL page naming no outside host) always run.
@@ -20,6 +26,7 @@ import type { FastifyInstance } from 'fastify';
 import { parse, validate } from 'graphql';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDay, gapSentences, lineSegments, type DataStatus } from '../../facades/dashboard/facts.js';
 import { DASHBOARD_DIR, FRONT_DOOR_LINKS } from '../../facades/http/pages.js';
 import { createServer } from '../../facades/server.js';
 import { loadEnv } from '../../src/env.js';
@@ -71,6 +78,41 @@ afterAll(async () => {
   await app?.close();
   await db?.drop();
 });
+
+/** GET /api/v1/status as this server answers it. */
+async function realStatus(): Promise<DataStatus> {
+  const r = await fetch(`${base}/api/v1/status`);
+  expect(r.status).toBe(200);
+  return (await r.json()) as DataStatus;
+}
+
+/** A status put in place of the real one: stale (newest 3 Aug 2026, today 2 Dec 2026, a 448-day gap) or fresh. */
+function statusFixture(fresh: boolean): DataStatus {
+  const today = fresh ? '2026-08-04' : '2026-12-02';
+  const since = fresh ? 1 : 121;
+  const run = { status: 'finished', day: '2026-08-03', started_at: '2026-08-03T01:00:00Z', finished_at: '2026-08-03T03:00:00Z', scopes: 1, collected: 1, failed: 0, error: null };
+  return {
+    today,
+    newest_day: '2026-08-03',
+    fresh,
+    stale_after_days: 2,
+    cap_days: 14,
+    gaps: [{ from: '2025-05-05', to: '2026-07-26', days: 448 }],
+    retailers: [
+      { slug: 'woolworths', name: 'Woolworths', first_day: '2024-08-05', last_day: '2026-08-03', last_run: '2026-08-03T03:00:00Z', days_since: since, stale: !fresh, stores_active: 190, stores_collected: 0, listings_seen: 20000, run, gaps: [{ from: '2025-05-05', to: '2026-07-26', days: 448 }] },
+      { slug: 'paknsave', name: "PAK'nSAVE", first_day: '2026-07-27', last_day: '2026-08-03', last_run: '2026-08-03T03:00:00Z', days_since: since, stale: !fresh, stores_active: 58, stores_collected: 58, listings_seen: 9000, run: null, gaps: [] },
+      { slug: 'warehouse', name: 'The Warehouse', first_day: null, last_day: null, last_run: null, days_since: null, stale: true, stores_active: 0, stores_collected: 0, listings_seen: 0, run: null, gaps: [] },
+    ],
+  };
+}
+
+/** What the index chart was given to draw: its days (seconds) and one array per series (null = no line). */
+async function drawnIndex(page: Page): Promise<{ segments: number; data: Array<Array<number | null>>; spanGaps: unknown[] }> {
+  return page.evaluate(() => {
+    const target = document.querySelector('[data-panel="index"] .chart') as HTMLElement & { uplot: { data: Array<Array<number | null>>; series: Array<{ spanGaps?: unknown }> } };
+    return { segments: Number(target.dataset.segments), data: target.uplot.data.map((a) => Array.from(a)), spanGaps: target.uplot.series.slice(1).map((x) => x.spanGaps) };
+  });
+}
 
 /** A page whose every request to another host is recorded in {@link outside} and aborted; page errors collected. */
 async function openPage(): Promise<{ page: Page; errors: string[] }> {
@@ -140,6 +182,20 @@ describe.skipIf(!HAS_CHROMIUM)('in headless Chromium, with no outside network', 
     await page.goto(`${base}/`);
     await expect(page.locator('h1').textContent()).resolves.toContain('NZ Grocery Prices');
     for (const href of Object.values(FRONT_DOOR_LINKS)) expect(await page.locator(`a[href="${href}"]`).count(), href).toBeGreaterThan(0);
+    // Each chain's last collection day from the real status, and the banner when it is stale.
+    const status = await realStatus();
+    const box = page.locator('[data-freshness]');
+    await expect.poll(() => box.getAttribute('data-state'), { timeout: 20_000 }).toMatch(/^(stale|fresh)$/);
+    for (const r of status.retailers) {
+      const text = (await box.locator(`li[data-chain="${r.slug}"]`).textContent()) ?? '';
+      expect(text, r.slug).toContain(r.last_day ? `${r.name}: prices as of ${formatDay(r.last_day)}` : `${r.name}: no prices collected yet`);
+      expect(text, r.slug).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    }
+    if (!status.fresh) {
+      expect(await box.getAttribute('data-state')).toBe('stale');
+      await expect(box.locator('.banner').isVisible()).resolves.toBe(true);
+    }
+    for (const sentence of gapSentences(status.gaps)) expect(await box.innerText()).toContain(sentence);
     await page.screenshot({ path: path.join(SHOTS, 'landing.png'), fullPage: true });
     expect(errors).toEqual([]);
     await page.context().close();
@@ -193,6 +249,33 @@ describe.skipIf(!HAS_CHROMIUM)('in headless Chromium, with no outside network', 
     expect(await page.locator('[data-panel="index"] .uplot').count()).toBe(1);
     expect(await page.locator('[data-panel="history"] .uplot').count()).toBe(1);
     expect(await page.locator('[data-panel="stores"] svg.map circle').count()).toBeGreaterThan(100);
+
+    // How old it is: the banner and each chain's last day (real status), the gaps under the index chart.
+    const status = await realStatus();
+    const box = page.locator('[data-freshness]');
+    await expect.poll(() => box.getAttribute('data-state'), { timeout: 20_000 }).toMatch(/^(stale|fresh)$/);
+    if (!status.fresh) await expect(box.locator('.banner').isVisible()).resolves.toBe(true);
+    for (const r of status.retailers.filter((x) => x.last_day)) {
+      expect(await box.locator(`li[data-chain="${r.slug}"]`).textContent(), r.slug).toContain(`prices as of ${formatDay(r.last_day)}`);
+    }
+    const gapsText = await page.locator('[data-panel="index"] .gaps').innerText();
+    expect(gapsText).toContain('No prices were collected');
+    for (const sentence of gapSentences(status.gaps)) expect(gapsText).toContain(sentence);
+    // The index lines are not drawn through a day with coverage 0 (uPlot breaks a line at null).
+    const { indexGroups } = ((await (await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: fs.readFileSync(path.join(DASHBOARD_DIR, 'queries', 'food-index.graphql'), 'utf8'), variables: { days: 730 } }),
+    })).json()) as { data: { indexGroups: { days: string[]; groups: Array<{ id: number; raw: Array<number | null>; coverage: Array<number | null> }> } } }).data;
+    const drawn = await drawnIndex(page);
+    expect(drawn.spanGaps.every((x) => x !== true)).toBe(true);
+    const shown = indexGroups.groups.filter((g) => g.raw.some((v) => v != null));
+    expect(drawn.data).toHaveLength(shown.length + 1);
+    shown.forEach((g, k) => g.coverage.forEach((c, i) => c === 0 && expect(drawn.data[k + 1][i], `${g.id} ${indexGroups.days[i]}`).toBeNull()));
+    expect(drawn.segments).toBe(lineSegments(indexGroups.days, shown[0].raw, shown[0].coverage).length);
+    // The deals say the day they describe.
+    const dealsNote = await page.locator('[data-panel="deals"] .deals-as-of').innerText();
+    expect(dealsNote).toMatch(/^[\d,]+ special deals (as of|seen) \d{1,2} [A-Z][a-z]{2} \d{4}/);
     await page.screenshot({ path: path.join(SHOTS, 'dashboard.png'), fullPage: true });
 
     // "open in GraphiQL" opens the panel's query in GraphiQL, offline too.
@@ -203,6 +286,88 @@ describe.skipIf(!HAS_CHROMIUM)('in headless Chromium, with no outside network', 
     expect(errors).toEqual([]);
     await page.context().close();
   }, 120_000);
+
+  it('/ and /dashboard show a banner when the status says stale, and each chain\'s last collection day', async () => {
+    for (const where of ['/', '/dashboard']) {
+      const { page, errors } = await openPage();
+      await page.route('**/api/v1/status', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(statusFixture(false)) }));
+      await page.goto(`${base}${where}`);
+      const box = page.locator('[data-freshness]');
+      await expect.poll(() => box.getAttribute('data-state'), { timeout: 30_000, message: where }).toBe('stale');
+      const banner = box.locator('.banner[role="alert"]');
+      await expect(banner.isVisible(), where).resolves.toBe(true);
+      expect(await banner.textContent(), where).toContain('Prices are out of date: the newest were collected on 3 Aug 2026, 121 days before today (2 Dec 2026).');
+      expect(await box.locator('li[data-chain="woolworths"]').textContent(), where).toBe('Woolworths: prices as of 3 Aug 2026 (121 days ago) stale');
+      expect(await box.locator('li[data-chain="paknsave"]').getAttribute('data-stale'), where).toBe('true');
+      expect(await box.locator('li[data-chain="warehouse"]').textContent(), where).toBe('The Warehouse: no prices collected yet');
+      expect(await box.innerText(), where).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+      if (where === '/dashboard') {
+        await expect.poll(() => page.locator('[data-panel="index"]').getAttribute('data-state'), { timeout: 60_000 }).toBe('ready');
+        await expect.poll(() => page.locator('[data-panel="index"] .gaps').innerText()).toContain('No prices were collected 5 May 2025 → 26 Jul 2026 (448 days).');
+      } else {
+        expect(await box.innerText()).toContain('No prices were collected 5 May 2025 → 26 Jul 2026 (448 days).');
+      }
+      expect(errors, where).toEqual([]);
+      await page.context().close();
+    }
+  }, 120_000);
+
+  it('no banner when the status is fresh; nothing shown, and nothing broken, when it does not answer', async () => {
+    for (const where of ['/', '/dashboard']) {
+      const { page, errors } = await openPage();
+      await page.route('**/api/v1/status', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(statusFixture(true)) }));
+      await page.goto(`${base}${where}`);
+      const box = page.locator('[data-freshness]');
+      await expect.poll(() => box.getAttribute('data-state'), { timeout: 30_000, message: where }).toBe('fresh');
+      expect(await box.locator('.banner').count(), where).toBe(0);
+      expect(await box.locator('li[data-chain="woolworths"]').textContent(), where).toBe('Woolworths: prices as of 3 Aug 2026 (yesterday)');
+      expect(errors, where).toEqual([]);
+      await page.context().close();
+    }
+    for (const where of ['/', '/dashboard']) {
+      const { page, errors } = await openPage();
+      await page.route('**/api/v1/status', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":{"status":404,"message":"Not found"}}' }));
+      await page.goto(`${base}${where}`);
+      await expect.poll(() => page.locator('body').getAttribute('data-ready'), { timeout: 60_000, message: where }).toBe('true');
+      const box = page.locator('[data-freshness]');
+      expect(await box.getAttribute('data-state'), where).toBe('none');
+      await expect(box.isVisible(), where).resolves.toBe(false);
+      if (where === '/dashboard') for (const name of PANELS) expect(await page.locator(`[data-panel="${name}"]`).getAttribute('data-state'), name).toBe('ready');
+      expect(errors, where).toEqual([]);
+      await page.context().close();
+    }
+  }, 180_000);
+
+  it('the index chart breaks its lines across days with coverage 0', async () => {
+    const { page, errors } = await openPage();
+    // The real index with coverage 0 on ten days in the middle of the all-food series (and 1 elsewhere).
+    let zeroed: number[] = [];
+    let expected = 0;
+    await page.route('**/graphql', async (route) => {
+      const req = route.request();
+      if (req.method() !== 'POST' || !req.postData()?.includes('query FoodIndex')) return route.fallback();
+      const response = await route.fetch();
+      const body = (await response.json()) as { data: { indexGroups: { days: string[]; groups: Array<{ id: number; raw: Array<number | null>; coverage: Array<number | null> }> } } };
+      const { days, groups } = body.data.indexGroups;
+      const valued = groups[0].raw.flatMap((v, i) => (v == null ? [] : [i]));
+      const mid = valued[Math.floor(valued.length / 2)];
+      zeroed = Array.from({ length: 10 }, (_, k) => mid + k);
+      for (const g of groups) g.coverage = g.raw.map((v, i) => (v == null ? null : zeroed.includes(i) ? 0 : 1));
+      expected = lineSegments(days, groups[0].raw, groups[0].coverage).length;
+      return route.fulfill({ response, json: body });
+    });
+    await page.goto(`${base}/dashboard`);
+    await expect.poll(() => page.locator('[data-panel="index"]').getAttribute('data-state'), { timeout: 60_000 }).toBe('ready');
+    const drawn = await drawnIndex(page);
+    expect(expected).toBeGreaterThanOrEqual(2);
+    expect(drawn.segments).toBe(expected);
+    for (const series of drawn.data.slice(1)) for (const i of zeroed) expect(series[i]).toBeNull();
+    // All food is drawn either side: the line stops at the gap and starts again after it.
+    expect(drawn.data[1][zeroed[0] - 1]).not.toBeNull();
+    expect(drawn.data[1][zeroed[zeroed.length - 1] + 1]).not.toBeNull();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 90_000);
 
   it('no page tried to reach another host', () => {
     expect(outside).toEqual([]);

@@ -12,6 +12,7 @@ import {
   formatDay,
   freshnessView,
   gapSentence,
+  gapSentences,
   lineSegments,
   segmentGaps,
   type DataStatus,
@@ -67,6 +68,22 @@ describe('days and counts for people', () => {
     expect(formatCount(12)).toBe('12');
     expect(gapSentence({ from: '2025-05-05', to: '2026-07-26', days: 448 })).toBe('No prices were collected 5 May 2025 → 26 Jul 2026 (448 days).');
     expect(gapSentence({ from: '2026-07-30', to: '2026-07-30', days: 1 })).toBe('No prices were collected 30 Jul 2026 (1 day).');
+  });
+
+  it('names long gaps one by one and the short ones together', () => {
+    const long = { from: '2025-05-05', to: '2026-07-26', days: 448 };
+    const short = [
+      { from: '2025-01-10', to: '2025-01-10', days: 1 },
+      { from: '2025-02-26', to: '2025-02-28', days: 3 },
+    ];
+    expect(gapSentences([short[0], short[1], long])).toEqual([
+      'No prices were collected 5 May 2025 → 26 Jul 2026 (448 days).',
+      'No prices were collected on 4 other days: 10 Jan 2025, 26 Feb 2025 → 28 Feb 2025 (3 days).',
+    ]);
+    expect(gapSentences(short)).toEqual(['No prices were collected on 4 days: 10 Jan 2025, 26 Feb 2025 → 28 Feb 2025 (3 days).']);
+    expect(gapSentences([short[1]])).toEqual(['No prices were collected 26 Feb 2025 → 28 Feb 2025 (3 days).']);
+    expect(gapSentences([])).toEqual([]);
+    expect(gapSentences(null)).toEqual([]);
   });
 
   it('says the day of a page of deals', () => {
