@@ -17,7 +17,7 @@ export interface CollectionFixture {
   rows?: number;
   /** Distinct listings observed (the national row's `collection.listings`); absent leaves it null. */
   listings?: number;
-  mode?: 'snapshot' | 'changes';
+  mode?: 'snapshot' | 'changes' | 'partial';
 }
 
 /** Inserts collection rows (digest and source are placeholders). */

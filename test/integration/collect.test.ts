@@ -110,7 +110,7 @@ describe('collecting Woolworths through the replay server', () => {
 
   it('collects every store, retrying the 429 (after its Retry-After), the 500 and the timeout, skipping the malformed page', () => {
     const [ch] = first.chains;
-    expect(ch).toMatchObject({ retailer: 'woolworths', status: 'finished', scopes: 3, collected: 3, resumed: 0, failed: [], mode: 'changes' });
+    expect(ch).toMatchObject({ retailer: 'woolworths', status: 'finished', scopes: 3, collected: 3, resumed: 0, failed: [], mode: 'partial' });
     // A: select, departments, fruit-veg 1 (429, then 200), 2, fridge-deli 1 (500, then 200); B: select, departments,
     // fruit-veg 1, 2 (malformed), 3, fridge-deli 1 (timeout, then 200); C: select, departments, 2 empty pages.
     expect(ch.pages).toBe(4 + 5 + 3);
@@ -168,9 +168,9 @@ describe('collecting Woolworths through the replay server', () => {
       S('644247', '3496448', 465),
     ]);
     expect(d.collections).toEqual([
-      { store: null, day: DAY, mode: 'changes', rows: 12 },
-      { store: '1225718', day: DAY, mode: 'changes', rows: 8 },
-      { store: '3496448', day: DAY, mode: 'changes', rows: 4 },
+      { store: null, day: DAY, mode: 'partial', rows: 12 },
+      { store: '1225718', day: DAY, mode: 'partial', rows: 8 },
+      { store: '3496448', day: DAY, mode: 'partial', rows: 4 },
     ]);
     // Andersons Bay listed no products: collected, nothing ingested for it.
     expect(d.stores).toEqual([{ external_id: '1225718', last_day: DAY }, { external_id: '2810973', last_day: null }, { external_id: '3496448', last_day: DAY }]);
@@ -179,15 +179,17 @@ describe('collecting Woolworths through the replay server', () => {
 
   it('keeps a run log and per-store checkpoints, sets retailer.last_run and removes the spool', async () => {
     const run = await db.pool.query(`SELECT status, scopes, collected, resumed, failed, pages, rows, errors, mode, error, finished_at IS NOT NULL AS ended FROM collect_run`);
-    expect(run.rows).toEqual([{ status: 'finished', scopes: 3, collected: 3, resumed: 0, failed: 0, pages: 12, rows: 12, errors: 1, mode: 'changes', error: null, ended: true }]);
+    expect(run.rows).toEqual([{ status: 'finished', scopes: 3, collected: 3, resumed: 0, failed: 0, pages: 12, rows: 12, errors: 1, mode: 'partial', error: null, ended: true }]);
     const cp = await db.pool.query(`SELECT scope, status, pages, rows, errors FROM collect_checkpoint ORDER BY scope`);
     expect(cp.rows).toEqual([
       { scope: '1225718', status: 'done', pages: 4, rows: 8, errors: 0 },
       { scope: '2810973', status: 'done', pages: 3, rows: 0, errors: 0 },
       { scope: '3496448', status: 'done', pages: 5, rows: 4, errors: 1 },
     ]);
-    const r = await db.pool.query(`SELECT r.last_run = c.finished_at AS same FROM retailer r, collect_run c WHERE r.slug = 'woolworths'`);
-    expect(r.rows[0].same).toBe(true);
+    // last_run is when the prices were observed (issue 26), not when the run ended: this run is
+    // back-dated (DAY before TODAY), so the start of DAY in New Zealand (NZST, UTC+12).
+    const r = await db.pool.query(`SELECT r.last_run FROM retailer r WHERE r.slug = 'woolworths'`);
+    expect(r.rows[0].last_run.toISOString()).toBe('2026-08-09T12:00:00.000Z');
     expect(fs.existsSync(path.join(spool, 'woolworths', DAY))).toBe(false);
   });
 
@@ -256,7 +258,7 @@ describe('an interrupted run resumes where it stopped', () => {
     // The re-run does not ask for the finished store again.
     const seenBefore = cut.server.requests.length;
     const rerun = await runCollect(a.pool, cut.base);
-    expect(rerun.chains[0]).toMatchObject({ status: 'finished', resumed: 1, collected: 2, mode: 'changes' });
+    expect(rerun.chains[0]).toMatchObject({ status: 'finished', resumed: 1, collected: 2, mode: 'partial' });
     const after = cut.server.requests.slice(seenBefore);
     expect(after.some((r) => r.body.includes('1225718') || (r.headers.cookie ?? '').includes('f-9441'))).toBe(false);
     expect(await dump(a)).toEqual(await dump(b));

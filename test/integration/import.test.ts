@@ -359,9 +359,9 @@ describe('import of the real data', () => {
       `SELECT r.slug, c.day, c.mode FROM collection c JOIN retailer r ON r.id = c.retailer_id WHERE c.store_id IS NULL AND c.day = '2026-08-03' ORDER BY 1`,
     );
     expect(colls.rows).toEqual([
-      { slug: 'newworld', day: '2026-08-03', mode: 'changes' },
-      { slug: 'paknsave', day: '2026-08-03', mode: 'changes' },
-      { slug: 'woolworths', day: '2026-08-03', mode: 'changes' },
+      { slug: 'newworld', day: '2026-08-03', mode: 'partial' },
+      { slug: 'paknsave', day: '2026-08-03', mode: 'partial' },
+      { slug: 'woolworths', day: '2026-08-03', mode: 'partial' },
     ]);
     // Searches for seven ingredients, not a catalogue: what they do not mention stays open (available).
     const open = await db.pool.query<{ open: number; sampled: number }>(
