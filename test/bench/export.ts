@@ -36,11 +36,11 @@ async function main(): Promise<void> {
   try {
     const g0 = performance.now();
     const lastDay = `'2025-01-06'::date + ${(SPANS_PER_PAIR - 1) * 7 + 6}`;
-    await db.pool.query(`UPDATE retailer SET last_national_day = ${lastDay} WHERE slug = 'newworld'`);
+    await db.pool.query(`UPDATE retailer SET last_national_day = ${lastDay}, covered_day = ${lastDay} WHERE slug = 'newworld'`);
     await db.pool.query(
-      `INSERT INTO store (retailer_id, external_id, name, address, region, lat, lng, town, area, urban, last_day)
+      `INSERT INTO store (retailer_id, external_id, name, address, region, lat, lng, town, area, urban, last_day, covered_day)
        SELECT r.id, 'syn-' || g, 'Synthetic store ' || g, g || ' Synthetic Road, Synthetic "Town"', 'NI',
-         -41 + g / 1000.0, 174 + g / 1000.0, 'Synthetic', 'Synthetic', 'major', ${lastDay}
+         -41 + g / 1000.0, 174 + g / 1000.0, 'Synthetic', 'Synthetic', 'major', ${lastDay}, ${lastDay}
        FROM retailer r, generate_series(1, $1::int) g WHERE r.slug = 'newworld'`,
       [stores],
     );

@@ -155,10 +155,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 /** SYNTHETIC stores over the chains with stores, and their store spans (see the module comment). */
 async function generateStores(pool: pg.Pool, lastDay: string): Promise<number> {
   await pool.query(
-    `INSERT INTO store (retailer_id, external_id, name, lat, lng, town, area, urban, last_day)
+    `INSERT INTO store (retailer_id, external_id, name, lat, lng, town, area, urban, last_day, covered_day)
      SELECT r.id, 'SYN-S' || g, 'SYNTHETIC store ' || g, -41 + (g % 50) / 10.0, 174 + (g % 30) / 10.0,
        'SYNTHETIC town ' || (g % 40), 'SYNTHETIC region ' || (g % 40 % 16),
-       (ARRAY['major', 'large', 'medium', 'small', 'rural'])[1 + g % 40 % 5], $2::date
+       (ARRAY['major', 'large', 'medium', 'small', 'rural'])[1 + g % 40 % 5], $2::date, $2::date
      FROM generate_series(1, $1::int) g
      JOIN (SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS k, count(*) OVER () AS n FROM retailer WHERE NOT national_only) r ON r.k = g % r.n`,
     [STORES, lastDay],
@@ -209,8 +209,8 @@ async function simulateDay(pool: pg.Pool, day: string, rate: number): Promise<nu
        SELECT listing_id, $1::date, round(price * 1.02)::int FROM closed`,
       [day, per],
     );
-    await c.query('UPDATE store SET last_day = $1', [day]);
-    await c.query('UPDATE retailer SET last_national_day = $1', [day]);
+    await c.query('UPDATE store SET last_day = $1, covered_day = $1', [day]);
+    await c.query('UPDATE retailer SET last_national_day = $1, covered_day = $1', [day]);
     await c.query(
       `INSERT INTO collection (retailer_id, store_id, day, mode, rows, digest, source)
        SELECT retailer_id, id, $1::date, 'snapshot', 0, 'SYNTHETIC', 'bench:levels SYNTHETIC day' FROM store

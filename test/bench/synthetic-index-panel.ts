@@ -83,7 +83,7 @@ export async function generateIndexPanel(pool: pg.Pool, o: IndexPanelOptions): P
      WHERE e >= f AND f <= $2::int - 1`,
     [o.start, o.days],
   ).finally(() => gen.release(true));
-  await pool.query('UPDATE retailer SET last_national_day = $1', [lastDay]);
+  await pool.query('UPDATE retailer SET last_national_day = $1, covered_day = $1', [lastDay]);
   const share = Math.round(o.matchedShare * 1000);
   await pool.query(
     `INSERT INTO basket_match (item_id, listing_id, origin, confidence, valid_from, valid_to)

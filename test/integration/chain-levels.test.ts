@@ -31,7 +31,7 @@ afterAll(async () => db?.drop());
 beforeEach(async () => {
   await db.pool.query(`TRUNCATE listing, national_price_span, store_price_span, collection, basket_match, index_run,
     chain_item_price, chain_level_day, deal, view_run CASCADE`);
-  await db.pool.query('UPDATE retailer SET last_national_day = NULL');
+  await db.pool.query('UPDATE retailer SET last_national_day = NULL, covered_day = NULL');
 });
 
 /** A listing of chain `slug` with its size fields; returns its id. */
@@ -52,7 +52,7 @@ async function span(listingId: number, firstDay: string, last: string | null, pr
   );
 }
 async function lastDay(slug: string, day: string) {
-  await db.pool.query('UPDATE retailer SET last_national_day = $1 WHERE slug = $2', [day, slug]);
+  await db.pool.query('UPDATE retailer SET last_national_day = $1, covered_day = $1 WHERE slug = $2', [day, slug]);
 }
 async function match(listingId: number, itemId: number, validFrom = '2025-01-01', validTo: string | null = null) {
   await db.pool.query(`INSERT INTO basket_match (item_id, listing_id, origin, valid_from, valid_to) VALUES ($1, $2, 'manual', $3, $4)`, [itemId, listingId, validFrom, validTo]);

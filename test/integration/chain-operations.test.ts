@@ -150,7 +150,7 @@ describe('with the views built', () => {
   beforeAll(async () => {
     await syncBasket(db.pool);
     await db.pool.query(`UPDATE basket_item SET active = false WHERE id = $1`, [babyFood.id]);
-    await db.pool.query(`UPDATE retailer SET last_national_day = $1`, [LAST]);
+    await db.pool.query(`UPDATE retailer SET last_national_day = $1, covered_day = $1`, [LAST]);
 
     // Listings: catalogue sizes woolworths 5, paknsave 2, newworld 1 (list_retailers order).
     await listing('W1', 'woolworths', { name: 'Tasty Cheddar 1kg', brand: 'Mainland', size: '1kg' }, { price: 500, promo: 350, kind: 1 });

@@ -69,8 +69,8 @@ beforeAll(async () => {
   names[24] = names[3];
   for (const [i, name] of names.entries()) {
     await db.pool.query(
-      `INSERT INTO store (retailer_id, external_id, name, lat, lng, town, area, active, last_day)
-       SELECT id, $1, $2, -36.8, 174.7, 'Auckland', 'Auckland', true, '2025-05-03' FROM retailer WHERE slug = 'woolworths'`,
+      `INSERT INTO store (retailer_id, external_id, name, lat, lng, town, area, active, last_day, covered_day)
+       SELECT id, $1, $2, -36.8, 174.7, 'Auckland', 'Auckland', true, '2025-05-03', '2025-05-03' FROM retailer WHERE slug = 'woolworths'`,
       ['ww' + i, name],
     );
   }
@@ -110,7 +110,7 @@ beforeAll(async () => {
   for (let i = 0; i < 26; i++) await addListing('woolworths', `filler-${i}`, `Filler ${i}`, i % 2 ? 'ACME' : null, { available: i % 3 !== 0 });
 
   // History: national spans of the linked listing, and spans at store A.
-  await db.pool.query(`UPDATE retailer SET last_national_day = '2025-05-03' WHERE slug = 'woolworths'`);
+  await db.pool.query(`UPDATE retailer SET last_national_day = '2025-05-03', covered_day = '2025-05-03' WHERE slug = 'woolworths'`);
   const juice = listings.get('juice-ww')!;
   await db.pool.query(
     `INSERT INTO national_price_span (listing_id, first_day, last_day, price) VALUES ($1, '2025-01-01', '2025-01-31', 300), ($1, '2025-02-01', '2025-03-15', 320), ($1, '2025-03-16', NULL, 350)`,

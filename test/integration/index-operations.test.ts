@@ -152,7 +152,7 @@ describe('before any basket or index', () => {
 describe('the basket', () => {
   beforeAll(async () => {
     await syncBasket(db.pool);
-    await db.pool.query(`UPDATE retailer SET last_national_day = $1 WHERE slug IN ('woolworths', 'paknsave')`, [LAST]);
+    await db.pool.query(`UPDATE retailer SET last_national_day = $1, covered_day = $1 WHERE slug IN ('woolworths', 'paknsave')`, [LAST]);
     const open = { firstDay: addDays(LAST, -40), lastDay: null };
     // Apples (per kg): a loose listing, a bag on special, a bag with a club price, a stale bag, an unpriced one, an ended match.
     await listing('w-loose', 'woolworths', { name: 'Apples Royal Gala loose', weighable: true, unit: 'each', image: '/img/a.avif' }, { ...open, price: 399 });

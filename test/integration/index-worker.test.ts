@@ -39,7 +39,7 @@ afterAll(async () => db?.drop());
 beforeEach(async () => {
   await db.pool.query(`TRUNCATE listing, national_price_span, store_price_span, listing_day_stats, collection, basket_match,
     basket_decision, index_item_day, index_day, index_run, official_index CASCADE`);
-  await db.pool.query('UPDATE retailer SET last_national_day = NULL, last_run = NULL');
+  await db.pool.query('UPDATE retailer SET last_national_day = NULL, covered_day = NULL, last_run = NULL');
 });
 
 /** A listing (of Woolworths unless `slug` says otherwise) with its size fields; returns its id. */
@@ -60,7 +60,7 @@ async function span(listingId: number, first: string, last: string | null, price
 }
 /** Sets a chain's last national collection day (where open spans end). */
 async function lastDay(day: string, slug = 'woolworths') {
-  await db.pool.query('UPDATE retailer SET last_national_day = $1 WHERE slug = $2', [day, slug]);
+  await db.pool.query('UPDATE retailer SET last_national_day = $1, covered_day = $1 WHERE slug = $2', [day, slug]);
 }
 /** A basket match [validFrom, validTo); returns its id. */
 async function match(listingId: number, itemId: number, validFrom: string, validTo: string | null = null): Promise<number> {

@@ -588,8 +588,8 @@ describe('query counts of nested dashboard queries (issue 20) do not grow with r
   let added: number[] = [];
   beforeAll(async () => {
     const { rows } = await db.pool.query<{ id: number }>(
-      `INSERT INTO store (retailer_id, external_id, name, lat, lng, town, area, active, last_day)
-       SELECT r.id, 'n+1-' || k, 'N+1 store ' || k, -36.8, 174.7, 'Auckland', 'Auckland', true, '2025-05-03'
+      `INSERT INTO store (retailer_id, external_id, name, lat, lng, town, area, active, last_day, covered_day)
+       SELECT r.id, 'n+1-' || k, 'N+1 store ' || k, -36.8, 174.7, 'Auckland', 'Auckland', true, '2025-05-03', '2025-05-03'
        FROM retailer r, generate_series(1, 20) AS k WHERE r.slug = 'woolworths' RETURNING id`,
     );
     added = rows.map((r) => r.id);

@@ -133,8 +133,8 @@ beforeAll(async () => {
   // Stores: three Woolworths stores pricing some listings (the popular order's second key).
   for (const n of [1, 2, 3]) {
     await q(
-      `INSERT INTO store (retailer_id, external_id, name, lat, lng, town, area, last_day)
-       SELECT id, $1, $2, -36.8, 174.7, 'Auckland', 'Auckland', $3 FROM retailer WHERE slug = 'woolworths'`,
+      `INSERT INTO store (retailer_id, external_id, name, lat, lng, town, area, last_day, covered_day)
+       SELECT id, $1, $2, -36.8, 174.7, 'Auckland', 'Auckland', $3, $3 FROM retailer WHERE slug = 'woolworths'`,
       [`S${n}`, `Store ${n}`, SYNTHETIC_DAY],
     );
   }

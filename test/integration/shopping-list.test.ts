@@ -30,8 +30,8 @@ const { get, expect400 } = checkedRequests(() => app, () => responses);
 
 async function store(key: string, slug: string, name: string, town: string, lat: number, lng: number, active = true) {
   const { rows } = await db.pool.query<{ id: number }>(
-    `INSERT INTO store (retailer_id, external_id, name, lat, lng, town, area, urban, active, last_day)
-     SELECT id, $2, $3, $4, $5, $6, 'Auckland', 'major', $7, $8 FROM retailer WHERE slug = $1 RETURNING id`,
+    `INSERT INTO store (retailer_id, external_id, name, lat, lng, town, area, urban, active, last_day, covered_day)
+     SELECT id, $2, $3, $4, $5, $6, 'Auckland', 'major', $7, $8, $8 FROM retailer WHERE slug = $1 RETURNING id`,
     [slug, key, name, lat, lng, town, active, LAST],
   );
   ids[key] = rows[0].id;

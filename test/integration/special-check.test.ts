@@ -65,7 +65,7 @@ beforeAll(async () => {
   db = await createTestDatabase('special_check');
   app = await createServer({ db, env, rateLimit: { perMinute: 100_000, perDay: 1_000_000 } });
   responses = createResponseValidator((await app.inject({ url: '/openapi.json' })).json());
-  await db.pool.query(`UPDATE retailer SET last_national_day = $1 WHERE slug = 'woolworths'`, [LAST]);
+  await db.pool.query(`UPDATE retailer SET last_national_day = $1, covered_day = $1 WHERE slug = 'woolworths'`, [LAST]);
 
   const genuine = await listing('genuine'); // 90 days at 500, then 400: genuine, saves 100
   await span(genuine, '2024-12-01', '2025-03-31', 500);

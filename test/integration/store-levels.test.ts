@@ -43,7 +43,7 @@ afterAll(async () => db?.drop());
 beforeEach(async () => {
   await db.pool.query(`TRUNCATE store_level_day, store_level, store_listing, area_level, view_run, basket_match, store_price_span,
     national_price_span, listing_day_stats, collection, listing, store CASCADE`);
-  await db.pool.query('UPDATE retailer SET last_national_day = NULL, last_run = NULL');
+  await db.pool.query('UPDATE retailer SET last_national_day = NULL, covered_day = NULL, last_run = NULL');
 });
 
 /** One build as the orchestrator runs it; the report is stored in view_run.detail. */
@@ -89,8 +89,8 @@ async function retailerId(slug: string): Promise<number> {
 /** A store of chain `slug`; `lastDay` its last collection day. */
 async function store(ext: string, slug: string, place: Place, lastDay: string | null): Promise<number> {
   const r = await db.pool.query<{ id: number }>(
-    `INSERT INTO store (retailer_id, external_id, name, lat, lng, town, area, urban, last_day)
-     VALUES ($1, $2, $3, -37, 175, $4, $5, $6, $7) RETURNING id`,
+    `INSERT INTO store (retailer_id, external_id, name, lat, lng, town, area, urban, last_day, covered_day)
+     VALUES ($1, $2, $3, -37, 175, $4, $5, $6, $7, $7) RETURNING id`,
     [await retailerId(slug), ext, `Test store ${ext}`, place.town, place.area, place.urban, lastDay],
   );
   return r.rows[0].id;
@@ -118,7 +118,7 @@ async function match(itemId: number, listingId: number, from: string, to: string
   );
 }
 async function chainDay(slug: string, day: string) {
-  await db.pool.query('UPDATE retailer SET last_national_day = $2 WHERE slug = $1', [slug, day]);
+  await db.pool.query('UPDATE retailer SET last_national_day = $2, covered_day = $2 WHERE slug = $1', [slug, day]);
 }
 
 /**
@@ -183,7 +183,7 @@ describe('store levels', () => {
     // One more collection day with nothing changed: one new day per store, the panels' day moves,
     // no store listing is rewritten.
     await chainDay('woolworths', D(10));
-    await db.pool.query('UPDATE store SET last_day = $1', [D(10)]);
+    await db.pool.query('UPDATE store SET last_day = $1, covered_day = $1', [D(10)]);
     const next = await build();
     expect(next.mode).toBe('incremental');
     expect(next.days).toMatchObject({ stores: 2, days: 2, written: 2, deleted: 0 });
@@ -631,7 +631,7 @@ describe('incremental builds', () => {
     }
 
     // A store whose last day moved back (history rewritten): its later days go.
-    await db.pool.query('UPDATE store SET last_day = $2 WHERE id = $1', [w9, E(4)]);
+    await db.pool.query('UPDATE store SET last_day = $2, covered_day = $2 WHERE id = $1', [w9, E(4)]);
     await build();
     expect(await days(w9)).toEqual([]);
   });

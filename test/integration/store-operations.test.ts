@@ -64,8 +64,8 @@ async function gql(query: string): Promise<{ data?: Json; errors?: Json[] }> {
 
 async function store(key: string, slug: string, f: { name: string; town: string; area: string; urban: string | null; lastDay: string | null; active?: boolean }) {
   const { rows } = await db.pool.query<{ id: number }>(
-    `INSERT INTO store (retailer_id, external_id, name, region, lat, lng, town, area, urban, active, last_day)
-     SELECT id, $2, $3, 'R1', -40.5, 172.5, $4, $5, $6, $7, $8 FROM retailer WHERE slug = $1 RETURNING id`,
+    `INSERT INTO store (retailer_id, external_id, name, region, lat, lng, town, area, urban, active, last_day, covered_day)
+     SELECT id, $2, $3, 'R1', -40.5, 172.5, $4, $5, $6, $7, $8, $8 FROM retailer WHERE slug = $1 RETURNING id`,
     [slug, key, f.name, f.town, f.area, f.urban, f.active ?? true, f.lastDay],
   );
   stores.set(key, rows[0].id);

@@ -285,7 +285,10 @@ export async function generatePanel(pool: pg.Pool, opts: SynthOptions, log: (lin
          FROM retailer r CROSS JOIN generate_series(0, $1::int - 1) d WHERE r.slug = ANY($3::text[])`,
         [days, start, [...SYNTHETIC_RETAILERS]],
       );
-      await client.query('UPDATE retailer SET last_national_day = $1::date WHERE slug = ANY($2::text[])', [lastDay, [...SYNTHETIC_RETAILERS]]);
+      // Every day of the panel is a complete collection of every store and chain: covered through
+      // the last day (the day of record of the open spans, src/domain/spans.ts spanTo).
+      await client.query('UPDATE retailer SET last_national_day = $1::date, covered_day = $1::date WHERE slug = ANY($2::text[])', [lastDay, [...SYNTHETIC_RETAILERS]]);
+      await client.query('UPDATE store SET covered_day = last_day WHERE covered_day IS DISTINCT FROM last_day');
       return r.rowCount ?? 0;
     });
 
