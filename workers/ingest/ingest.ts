@@ -389,7 +389,7 @@ export async function ingest(
   }
 }
 
-const DROP_TEMP = 'DROP TABLE IF EXISTS pg_temp.stg, pg_temp.stg_coll, pg_temp.chg, pg_temp.agg, pg_temp.nat, pg_temp.cov';
+const DROP_TEMP = 'DROP TABLE IF EXISTS pg_temp.stg, pg_temp.stg_coll, pg_temp.chg, pg_temp.agg, pg_temp.nat, pg_temp.cov, pg_temp.nclose';
 
 /**
  * The observation instant of `day` ({@link IngestOptions.observedAt}): the option's answer, else now
@@ -553,16 +553,21 @@ async function mergeDayInSql(
   // National spans closed: changed or interrupted (src/domain/spans.ts mergeDay) and observed; not
   // observed, in a snapshot covering the chain (or interrupted, in a covering change log); after a
   // gap, every one. At the span's own last observed day.
-  await q(`UPDATE national_price_span sp SET last_day = ${spanToSql('sp', nationalCoveredDay('r'))}
-    FROM listing l JOIN retailer r ON r.id = l.retailer_id
-    WHERE l.id = sp.listing_id AND sp.last_day IS NULL
-      AND l.retailer_id IN (SELECT DISTINCT retailer_id FROM stg WHERE day = $1)
-      ${afterGap ? '' : `AND (${NAT_INTERRUPTED} OR NOT EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id AND ${SAME_PRICE('o', 'sp')}))`}
-      ${afterGap ? '' : mode === 'snapshot'
-        ? 'AND (EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id) OR l.retailer_id IN (SELECT retailer_id FROM cov))'
-        : mode === 'changes'
-          ? `AND (EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id) OR (${NAT_INTERRUPTED} AND l.retailer_id IN (SELECT retailer_id FROM cov)))`
-          : 'AND EXISTS (SELECT 1 FROM nat o WHERE o.listing_id = sp.listing_id)'}`);
+  // One hash join of the chains' open national spans with the day's national observations (at most
+  // one a listing) finds them; the spans are then closed through their ids.
+  const observed = 'o.listing_id IS NOT NULL';
+  const covered = 'c.retailer_id IS NOT NULL';
+  const closeWhen = afterGap ? 'true' : [
+    `(${observed} AND (${NAT_INTERRUPTED} OR NOT (${SAME_PRICE('o', 'sp')})))`,
+    ...(mode === 'snapshot' ? [`(NOT ${observed} AND ${covered})`] : []),
+    ...(mode === 'changes' ? [`(NOT ${observed} AND ${covered} AND ${NAT_INTERRUPTED})`] : []),
+  ].join(' OR ');
+  await q(`CREATE TEMP TABLE nclose ON COMMIT DROP AS
+    SELECT sp.id, ${spanToSql('sp', nationalCoveredDay('r'))} AS to_day
+    FROM national_price_span sp JOIN listing l ON l.id = sp.listing_id JOIN retailer r ON r.id = l.retailer_id
+    LEFT JOIN nat o ON o.listing_id = sp.listing_id LEFT JOIN cov c ON c.retailer_id = l.retailer_id
+    WHERE sp.last_day IS NULL AND l.retailer_id IN (SELECT DISTINCT retailer_id FROM stg WHERE day = $1) AND (${closeWhen})`);
+  await client.query('UPDATE national_price_span sp SET last_day = n.to_day FROM nclose n WHERE sp.id = n.id');
   // Seen unchanged by a day that does not cover the chain: the day is recorded on the span (an
   // interrupted one was closed above, and reopens below).
   if (!afterGap) {
