@@ -135,7 +135,7 @@ describe('bulk export of the real data', () => {
     }
   });
 
-  it('spans: days as dates, money as integer cents, open spans resolved to their scope’s last day and marked current', async () => {
+  it('spans: days as dates, money as integer cents, open spans resolved to their day of record and marked current', async () => {
     const file = sqlString(path.join(dir, LATEST, 'price_spans.parquet'));
     const open = await db.pool.query(
       `SELECT (SELECT count(*) FROM national_price_span WHERE last_day IS NULL)::int AS national,
@@ -153,14 +153,24 @@ describe('bulk export of the real data', () => {
     expect(open.rows[0].national).toBeGreaterThan(0);
     expect(open.rows[0].store).toBeGreaterThan(0);
 
-    // Every open span's last_day is its chain's last national day or its store's last day.
+    // Every open span's last_day is its day of record (src/domain/spans.ts spanTo): the latest of its
+    // first day, its seen day and its scope's covered day, never a day nothing observed it.
     const expected = await db.pool.query<{ k: string }>(
-      `SELECT 'national|' || sp.listing_id || '|' || sp.first_day || '|' || coalesce(r.last_national_day, sp.first_day) AS k
+      `SELECT 'national|' || sp.listing_id || '|' || sp.first_day || '|' || greatest(sp.first_day, sp.seen_day, r.covered_day) AS k
        FROM national_price_span sp JOIN listing l ON l.id = sp.listing_id JOIN retailer r ON r.id = l.retailer_id WHERE sp.last_day IS NULL
        UNION ALL
-       SELECT 'store|' || sp.listing_id || '|' || sp.store_id || '|' || sp.first_day || '|' || coalesce(st.last_day, sp.first_day)
+       SELECT 'store|' || sp.listing_id || '|' || sp.store_id || '|' || sp.first_day || '|' || greatest(sp.first_day, sp.seen_day, st.covered_day)
        FROM store_price_span sp JOIN store st ON st.id = sp.store_id WHERE sp.last_day IS NULL`,
     );
+    // On the real data the samples (2026-08-03, partial) saw few of Woolworths' listings: most open
+    // national spans end on the catalogue's day, 2026-07-27, not on the chain's last day.
+    const ends = await db.pool.query<{ d: string; n: number }>(
+      `SELECT greatest(sp.first_day, sp.seen_day, r.covered_day)::text AS d, count(*)::int AS n
+       FROM national_price_span sp JOIN listing l ON l.id = sp.listing_id JOIN retailer r ON r.id = l.retailer_id
+       WHERE sp.last_day IS NULL AND r.slug = 'woolworths' GROUP BY 1 ORDER BY 2 DESC LIMIT 1`,
+    );
+    expect(ends.rows[0]).toMatchObject({ d: '2026-07-27' });
+    expect(ends.rows[0].n).toBeGreaterThan(15000);
     const got = await query<{ k: string }>(
       `SELECT scope || '|' || listing_id || '|' || coalesce(store_id::VARCHAR || '|', '') || strftime(first_day, '%Y-%m-%d') || '|' || strftime(last_day, '%Y-%m-%d') AS k
        FROM read_parquet(${file}) WHERE current`,
