@@ -9,6 +9,7 @@
  * TypeScript home here ({@link spanTo}), and so has the rule for "current" ({@link isCurrentSpan});
  * their SQL home is src/services/span-sql.ts.
  */
+import { addDays } from './days.js';
 import { medianCents, modeOf } from './median.js';
 
 /** PromoKind (api-spec): 1 special, 2 member/club price, 3 multibuy, 4 clearance. */
@@ -231,12 +232,7 @@ export function isCurrentSpan(
 ): boolean {
   if (span.last_day !== null) return false;
   if (scopeLastDay === null) return true;
-  return daysFrom(spanTo(span, scopeCoveredDay), scopeLastDay) <= CAP_DAYS;
-}
-
-/** Whole days from `a` to `b` (both `YYYY-MM-DD`; negative when `b` is before `a`). */
-function daysFrom(a: string, b: string): number {
-  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+  return spanTo(span, scopeCoveredDay) >= addDays(scopeLastDay, -CAP_DAYS);
 }
 
 /**

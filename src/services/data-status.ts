@@ -16,6 +16,7 @@ import type pg from 'pg';
 import { nzToday } from '../domain/days.js';
 import { isFresh, isStale, STALE_AFTER_DAYS } from '../domain/freshness.js';
 import { STALE_DAYS } from '../domain/price-index.js';
+import { groupRows } from './prices.js';
 
 /** An inclusive range of days on which nothing was collected. */
 export interface DayGap {
@@ -173,12 +174,7 @@ export async function readDataStatus(pool: pg.Pool, options: DataStatusOptions =
     pool.query<GapRow>(gapsOf(`SELECT retailer_id, day FROM collection WHERE ${NATIONAL}`, 'retailer_id')),
     pool.query<DayGap>(gapsOf(`SELECT DISTINCT day FROM collection WHERE ${NATIONAL}`, null)),
   ]);
-  const gapsByChain = new Map<number, DayGap[]>();
-  for (const { retailer_id, ...gap } of chainGaps.rows) {
-    const list = gapsByChain.get(retailer_id);
-    if (list) list.push(gap);
-    else gapsByChain.set(retailer_id, [gap]);
-  }
+  const gapsByChain = groupRows(chainGaps.rows, (g) => g.retailer_id);
   const retailers = chains.rows.map((r): RetailerStatus => ({
     slug: r.slug,
     name: r.name,
@@ -203,7 +199,7 @@ export async function readDataStatus(pool: pg.Pool, options: DataStatusOptions =
             failed: r.run_failed ?? 0,
             error: r.run_error,
           },
-    gaps: gapsByChain.get(r.id) ?? [],
+    gaps: (gapsByChain.get(r.id) ?? []).map(({ retailer_id: _chain, ...gap }) => gap),
   }));
   const lastDays = retailers.flatMap((r) => (r.last_day === null ? [] : [r.last_day]));
   return {

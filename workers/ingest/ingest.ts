@@ -420,10 +420,11 @@ const LEGACY_COLLECTION_DIGEST = `SELECT md5(string_agg(concat_ws('|', coalesce(
   FROM stg s LEFT JOIN store st ON st.id = s.store_id WHERE s.retailer_id = sc.retailer_id AND s.day = sc.day`;
 
 /**
- * SQL of a day's observation instant from `$1` (the day) and `$2` (the given instant or null): the
- * given instant clamped to now, else the start of the day in New Zealand.
+ * SQL of a day's observation instant from the parameters `day` and `at` (the given instant or
+ * null): the given instant clamped to now, else the start of the day in New Zealand.
  */
-const OBSERVED_AT = `least(now(), coalesce($2::timestamptz, $1::date::timestamp AT TIME ZONE 'Pacific/Auckland'))`;
+const observedAtSql = (day: string, at: string) =>
+  `least(now(), coalesce(${at}::timestamptz, ${day}::date::timestamp AT TIME ZONE 'Pacific/Auckland'))`;
 
 /**
  * An open national span `sp` (chain `r`) is interrupted: a collection of its chain since its last
@@ -582,7 +583,7 @@ async function mergeDayInSql(
   // (never the time this ingest runs, unless the day is today's).
   await client.query(`UPDATE retailer SET last_national_day = $1::date,
       covered_day = CASE WHEN id IN (SELECT retailer_id FROM cov) THEN $1::date ELSE covered_day END,
-      last_run = greatest(last_run, ${OBSERVED_AT})
+      last_run = greatest(last_run, ${observedAtSql('$1', '$2')})
     WHERE id IN (SELECT DISTINCT retailer_id FROM stg WHERE day = $1)`, [day, at]);
 
   // Daily store statistics (shelf price across the stores that priced the listing).
@@ -592,11 +593,11 @@ async function mergeDayInSql(
 
   // Collections: the chain's national one (with the digest) and one per store.
   await client.query(`INSERT INTO collection (retailer_id, store_id, day, mode, rows, digest, source, observed_at, listings)
-    SELECT sc.retailer_id, NULL, sc.day, $2, sc.rows, sc.digest, $3, ${OBSERVED_AT.replace('$2', '$4')},
+    SELECT sc.retailer_id, NULL, sc.day, $2, sc.rows, sc.digest, $3, ${observedAtSql('$1', '$4')},
       (SELECT count(DISTINCT listing_id) FROM stg s WHERE s.day = $1 AND s.retailer_id = sc.retailer_id)
     FROM stg_coll sc WHERE sc.day = $1
     UNION ALL
-    SELECT retailer_id, store_id, day, $2, count(*), '', $3, ${OBSERVED_AT.replace('$2', '$4')}, count(*)
+    SELECT retailer_id, store_id, day, $2, count(*), '', $3, ${observedAtSql('$1', '$4')}, count(*)
     FROM stg WHERE day = $1 AND store_id IS NOT NULL GROUP BY retailer_id, store_id, day`,
     [day, mode, source, at]);
 }
