@@ -14,7 +14,7 @@ import { importRealData, isEmpty, DataDirError, pendingImportSteps } from '../wo
 import { runMatching } from '../workers/match/match.js';
 import { runBasketMatching } from '../workers/index/match.js';
 import { runIndex } from '../workers/index/compute.js';
-import { runViews } from '../workers/levels/run.js';
+import { runViews } from '../workers/views/run.js';
 
 async function main(): Promise<void> {
   let env;

@@ -65,7 +65,7 @@ import { LinkCommandError, linkHistory, linkListing, setLocked, unlinkListing } 
 import { runBasketMatching, type BasketMatchReport } from './index/match.js';
 import { BasketCommandError, basketHistory, basketLock, basketMatch, basketUnmatch } from './index/admin.js';
 import { runIndex, type IndexReport } from './index/compute.js';
-import { runViews, type ViewsReport } from './levels/run.js';
+import { runViews, type ViewsReport } from './views/run.js';
 import { OfficialIndexError } from './index/official.js';
 import { BasketError } from '../src/domain/basket.js';
 import { processNewImages, type ImageReport } from './images/images.js';
@@ -402,7 +402,7 @@ async function runSchedule(db: Database, env: Env): Promise<void> {
 }
 
 /**
- * Basket matching, then the index run (workers/index), then the derived views (workers/levels),
+ * Basket matching, then the index run (workers/index), then the derived views (workers/views),
  * which follow the index's days: what `index`, `ingest`, `import`, `import-export` and the schedule
  * run. Prints the three reports.
  */

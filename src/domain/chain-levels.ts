@@ -1,7 +1,7 @@
 /**
  * Chain price levels (issue 16 item 3; api-spec "Retailer and store level series" LevelSeries,
  * RetailerLevels, Compare; DESIGN.md "The basket and the index": "chain vs cross-chain median").
- * Pure functions; the derived-views worker (workers/levels/chains.ts) feeds them rows and stores
+ * Pure functions; the derived-views worker (workers/views/chains.ts) feeds them rows and stores
  * what they return in chain_item_price and chain_level_day.
  *
  * Bottom up:

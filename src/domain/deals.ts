@@ -1,6 +1,6 @@
 /**
  * Deals (issue 16 item 5; api-spec Deals, list_deals, PromoKind): which current promotions are deals,
- * of which kind, and how much they save. Pure; the derived-views worker (workers/levels/deals.ts)
+ * of which kind, and how much they save. Pure; the derived-views worker (workers/views/deals.ts)
  * applies it to each chain's current national prices and stores the result in the `deal` table.
  *
  * Kinds (api-spec PromoKind → list_deals `kind`): 1 special (everyone) → `special`; 2 member/club

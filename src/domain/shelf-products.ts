@@ -1,6 +1,6 @@
 /**
  * What a product on a shelf costs (issue 17; api-spec ShelfProduct `best`, `per_unit`, browse_shelf
- * sorts and the `deals` filter). Pure; no I/O: the derived-views worker (workers/levels/shelves.ts)
+ * sorts and the `deals` filter). Pure; no I/O: the derived-views worker (workers/views/shelves.ts)
  * applies it to each product's current offers and stores the result in `shelf_product`.
  *
  * - **Admitted price** of one offer (a listing's current national span): the cheapest price a

@@ -1,7 +1,7 @@
 /**
  * "Is this special real?" (issue 16 item 6, beyond the contract): a listing's current promotion
  * compared with its own national price history before the promotion started. Pure; the
- * derived-views worker (workers/levels/deals.ts) applies it to every deal of the `deal` table and
+ * derived-views worker (workers/views/deals.ts) applies it to every deal of the `deal` table and
  * stores the result in `special_check`, which the API reads (src/services/special-check.ts).
  *
  * Sources this relies on (found with the service's reference search; the Commission's own

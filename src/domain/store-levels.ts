@@ -1,7 +1,7 @@
 /**
  * Store and area price levels (issue 16 items 2 and 4; api-spec Store, GroupLevel, Bin, StoreDetail,
  * StoreLevels, Area, Areas, "Limits"). Pure: the rules the derived-views worker
- * (workers/levels/stores.ts) applies to what it reads. The level arithmetic itself is
+ * (workers/views/stores.ts) applies to what it reads. The level arithmetic itself is
  * src/domain/levels.ts ({@link itemRatio}, {@link basketLevel}, {@link weightedGeometricMean}); this
  * module only decides what goes into it.
  *

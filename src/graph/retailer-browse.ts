@@ -2,7 +2,7 @@
  * A chain's own category tree (issue 17 item 4; api-spec browse_retailer, RetailerBrowse,
  * CategoryNode): the CategoryNode and RetailerBrowse types and the root field `retailerBrowse`.
  * Reads are in src/services/retailer-browse.ts (a derived view written by
- * workers/levels/categories.ts); the page's listings are the Listing type, so a persisted document
+ * workers/views/categories.ts); the page's listings are the Listing type, so a persisted document
  * builds its ListingCards with the shared ListingCardFields fragment, their prices coming from the
  * request's dataloaders (src/context.ts), and `retailer` is the Retailer type.
  */

@@ -1,7 +1,7 @@
 /**
  * Freshness of the derived views (issue 16 item 1: "each view records the data version it was built
  * from, so a reader can tell how fresh it is"): root field `derivedViews`, one row per view of the
- * `view_run` table written by the derived-views worker (workers/levels/run.ts): `stores` (store
+ * `view_run` table written by the derived-views worker (workers/views/run.ts): `stores` (store
  * levels, store listings, list_stores counts), `areas`, `chains` (compare_retailers,
  * get_retailer_levels), `deals` (list_deals, check_special), `shelves` (list_shelves,
  * browse_shelf) and `categories` (browse_retailer). Not part of api-spec; GraphQL only.

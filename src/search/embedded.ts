@@ -200,7 +200,7 @@ brands AS (
 
 /**
  * The categories and brands of {@link LIVE_TERMS_SQL} read from the type-ahead view
- * (workers/levels/suggest.ts `suggest_term`), used while it is current: the same rows, without
+ * (workers/views/suggest.ts `suggest_term`), used while it is current: the same rows, without
  * aggregating listings (counts as numeric, the type of the live sums). $1 word-start pattern, $2
  * whole-text-start pattern.
  */
@@ -259,7 +259,7 @@ const SUGGEST_SQL = `WITH ${LIVE_TERMS_SQL}${SUGGEST_PRODUCTS_SQL}${LIVE_LISTING
 const SUGGEST_VIEW_SQL = `WITH ${VIEW_TERMS_SQL}${SUGGEST_PRODUCTS_SQL}${VIEW_LISTINGS_SQL}${SUGGEST_UNION_SQL}`;
 
 /**
- * Characters of a `suggest_word` key (workers/levels/suggest.ts): each word start of a listing's
+ * Characters of a `suggest_word` key (workers/views/suggest.ts): each word start of a listing's
  * search_name is stored as the text from there on, cut to this many characters; a longer prefix is
  * looked up by its first ones and rechecked on search_name.
  */
@@ -290,7 +290,7 @@ const VIEW_TIERS = [
 ] as const;
 
 /**
- * The listings a suggestion lists, as their `ord` in the type-ahead view (workers/levels/suggest.ts
+ * The listings a suggestion lists, as their `ord` in the type-ahead view (workers/views/suggest.ts
  * `suggest_listing`, `suggest_word`, `suggest_name`; call only while it is current): the listings
  * without a product whose search_name has a word starting with `norm` (normalised text), ordered as
  * the live query orders them (available first, then those whose normalised name starts with
@@ -395,7 +395,7 @@ function readOnly<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): 
 }
 
 /**
- * Whether the type-ahead view's rows (workers/levels/suggest.ts: `suggest_term`, `recent_listing`)
+ * Whether the type-ahead view's rows (workers/views/suggest.ts: `suggest_term`, `recent_listing`)
  * hold the current data: its view_run row carries the database's data version, which every write
  * job bumps. Readers use the rows only then, else compute live, so answers never differ.
  */

@@ -1,7 +1,7 @@
 /**
  * Reads of the chain comparison (api-spec "Retailer and store level series", compare_retailers,
  * get_retailer_levels): each basket item's price at each chain and the chains' weighted levels
- * against the cross-chain median. The rows are written by the derived-views worker (workers/levels:
+ * against the cross-chain median. The rows are written by the derived-views worker (workers/views:
  * chain_item_price, chain_level_day with group_id 0 = all food); nothing here computes a level, it
  * only reads and arranges (src/domain/levels.ts holds the formulas). Each read is a fixed number of
  * SQL statements whatever the number of chains, items or days.

@@ -1,6 +1,6 @@
 /**
  * Reads of the deals feed (api-spec "Deals", list_deals): current promotions, biggest saving first.
- * The rows are written by the derived-views worker (workers/levels: the `deal` table, one row per
+ * The rows are written by the derived-views worker (workers/views: the `deal` table, one row per
  * listing and kind with its saving per unit in cents and as a share of the shelf price); nothing
  * here decides what a deal or a saving is, it only filters, orders and counts. Ids only: the
  * listings' cards (names, current prices) are resolved by the graph, as search results are.

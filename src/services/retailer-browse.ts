@@ -1,6 +1,6 @@
 /**
  * Reads of a chain's own category tree (issue 17 item 4; api-spec browse_retailer, RetailerBrowse,
- * CategoryNode). The tree is the derived view written by workers/levels/categories.ts: one
+ * CategoryNode). The tree is the derived view written by workers/views/categories.ts: one
  * `retailer_category` row per node with its listing count, and `retailer_category_listing`, each
  * counted listing under every node at or above its own in page order. What counts is
  * {@link COUNTED_LISTING_SQL} (the chain's available listings with a category path), shared with the
@@ -30,7 +30,7 @@ import { likeLiteral } from './stores.js';
 /**
  * SQL condition (listing alias `l`) of a listing counted in its chain's category tree: available
  * (still on the chain's site at the last collection) with a non-empty path and no empty or NULL
- * label. The worker (workers/levels/categories.ts) builds the view with it and the `q` counts here
+ * label. The worker (workers/views/categories.ts) builds the view with it and the `q` counts here
  * use it live, so the two agree.
  */
 export const COUNTED_LISTING_SQL = `l.available AND cardinality(l.category_path) > 0

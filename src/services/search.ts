@@ -12,7 +12,7 @@ import type { SearchBackend, SuggestionHit } from '../search/backend.js';
 import { latestNationalSpanJoin, listingLastSeenSql } from './span-sql.js';
 import { suggestViewsCurrent } from '../search/embedded.js';
 
-/** Listings per chain in the type-ahead view's recent_listing (workers/levels/suggest.ts RECENT_PER_CHAIN). */
+/** Listings per chain in the type-ahead view's recent_listing (workers/views/suggest.ts RECENT_PER_CHAIN). */
 export const RECENT_PER_CHAIN = 500;
 
 /** Longest accepted query text, in characters (api-spec Limits: `q`). */
@@ -86,7 +86,7 @@ export async function listingIdsByGtin(pool: pg.Pool, gtin: number, retailerId: 
 
 /** The most recently seen listings (by last seen day, src/domain/listings.ts lastSeen; newest first). */
 async function recentlySeen(pool: pg.Pool, retailerId: number | null, limit: number): Promise<number[]> {
-  // The type-ahead view's newest listings per chain (workers/levels/suggest.ts recent_listing, at
+  // The type-ahead view's newest listings per chain (workers/views/suggest.ts recent_listing, at
   // least RECENT_PER_CHAIN ≥ 500 a chain, the most ids asked for) while they are current.
   if (limit <= RECENT_PER_CHAIN && (await suggestViewsCurrent(pool))) {
     const view = await pool.query<{ id: number }>(

@@ -1,7 +1,7 @@
 /**
  * Reads of the shelves (issue 17; api-spec ShelfSummary, ShelfPage, list_shelves, browse_shelf).
  * The directory is src/domain/shelves.ts; the products and counts are rows of the derived view
- * (workers/levels/shelves.ts: `shelf_product`, `shelf_count`). Nothing here reads a span: a page is
+ * (workers/views/shelves.ts: `shelf_product`, `shelf_count`). Nothing here reads a span: a page is
  * one statement over the shelf's rows (plus one for a retailer slug). Ids only: the products'
  * names, offers and prices are resolved by the graph, as search_products' groups are.
  *
@@ -179,7 +179,7 @@ const ORDER: Record<ShelfSort, string> = {
 
 /**
  * The stored rank column giving each product-level sort (no retailer, no q): the worker ranks
- * every shelf product by the same orders (workers/levels/shelves.ts). On a shelf without a compare
+ * every shelf product by the same orders (workers/views/shelves.ts). On a shelf without a compare
  * unit the per-unit sorts are the price sorts.
  */
 function rankColumn(sort: ShelfSort, unit: Shelf['compareUnit']): string {

@@ -3,7 +3,7 @@
  * api-spec): reads what the rules of src/domain/shopping-list.ts need and shapes their answer.
  *
  * Prices are each store's current prices from the store_listing view (the derived-views worker,
- * workers/levels/stores.ts: a store's latest observation of each listing in the last 7 days of its
+ * workers/views/stores.ts: a store's latest observation of each listing in the last 7 days of its
  * collections, with its promotion and a multibuy's terms), never spans aggregated per request, at
  * the stores that have current prices (`CURRENT_STORE` of ./prices.ts, the rule every store-price
  * read shares: active and collected; a national-only chain has no store prices, so it is priced at

@@ -1,7 +1,7 @@
 /**
  * Reads of the special checks ("Is this special real?", issue 16 item 6, beyond the contract): each
  * current deal compared with its listing's national history before the promotion started. The rows
- * are precomputed by the derived-views worker (workers/levels/deals.ts, `special_check`, rules in
+ * are precomputed by the derived-views worker (workers/views/deals.ts, `special_check`, rules in
  * src/domain/special-check.ts); nothing here aggregates spans. Money in cents per unit (the
  * multibuy unit price and the savings may be fractional); days are NZ calendar days.
  */

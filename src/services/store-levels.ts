@@ -1,6 +1,6 @@
 /**
  * Reads of the store and area price levels (api-spec Store, StoreDetail, StoreListings, StoreLevels,
- * Areas; issue 16). The rows are materialised by the derived-views worker (workers/levels) into
+ * Areas; issue 16). The rows are materialised by the derived-views worker (workers/views) into
  * store_level, store_level_day, store_listing and area_level (prisma/migrations/
  * 20261128000100_levels); nothing here computes a level or aggregates spans, it reads rows by key
  * and arranges them. Every read takes many stores at once (the request's dataloaders, src/context.ts)

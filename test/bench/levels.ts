@@ -20,7 +20,7 @@
  * **Part 1, the recompute**, each step as the ten-minute job runs it: the index worker's
  * `runIndex` (workers/index/compute.ts: the chain views follow its days; basket matching is not
  * run, the SYNTHETIC matches are inserted directly and the matcher would find nothing in SYNTHETIC
- * names), then the views worker's own entry point `runViews` (workers/levels/run.ts: stores with
+ * names), then the views worker's own entry point `runViews` (workers/views/run.ts: stores with
  * areas, chains, deals, and any view added to it since, listed with its time; one transaction,
  * view_run stamped with the data version):
  * 1. the first build (full: the index backfill and every view from nothing);
@@ -75,10 +75,10 @@ import { loadBasket } from '../../src/domain/basket.js';
 import { addDays } from '../../src/domain/days.js';
 import { syncBasket } from '../../workers/index/basket.js';
 import { runIndex, type IndexReport } from '../../workers/index/compute.js';
-import type { ChainViewsReport } from '../../workers/levels/chains.js';
-import type { DealsReport } from '../../workers/levels/deals.js';
-import { runViews, type ViewsReport } from '../../workers/levels/run.js';
-import { buildStoreViews, type StoreViewsReport } from '../../workers/levels/stores.js';
+import type { ChainViewsReport } from '../../workers/views/chains.js';
+import type { DealsReport } from '../../workers/views/deals.js';
+import { runViews, type ViewsReport } from '../../workers/views/run.js';
+import { buildStoreViews, type StoreViewsReport } from '../../workers/views/stores.js';
 import { prng } from '../helpers/prng.js';
 import { generateIndexPanel } from './synthetic-index-panel.js';
 import { dropWhenGone } from './scratch-db.js';

@@ -5,7 +5,7 @@
  * labels) is ingested through workers/ingest into a fresh database on TEST_DATABASE_URL's server
  * (dropped at the end). Then:
  *
- * 1. the `categories` view build (workers/levels/categories.ts): first build, a rebuild with nothing
+ * 1. the `categories` view build (workers/views/categories.ts): first build, a rebuild with nothing
  *    changed, and a rebuild after 1 % of the listings changed path or availability;
  * 2. latency (p50/p99 ms, sequential, after a warm-up) of the service (src/services/retailer-browse.ts)
  *    and of the whole REST operation (app.inject, GraphQL and the cards included) at the top of a
@@ -17,7 +17,7 @@ import { createServer } from '../../facades/server.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { loadEnv } from '../../src/env.js';
 import { browseRetailer } from '../../src/services/retailer-browse.js';
-import { buildRetailerCategories } from '../../workers/levels/categories.js';
+import { buildRetailerCategories } from '../../workers/views/categories.js';
 import { ingest } from '../../workers/ingest/ingest.js';
 import { createTestDatabase } from '../helpers/db.js';
 import { syntheticListings, syntheticObservations } from './synthetic-catalogue.js';

@@ -18,7 +18,7 @@ import { getShelf, SHELVES } from '../../src/domain/shelves.js';
 import { loadEnv } from '../../src/env.js';
 import { SHELF_SORTS } from '../../src/services/shelves.js';
 import { ingest } from '../../workers/ingest/ingest.js';
-import { runViews } from '../../workers/levels/run.js';
+import { runViews } from '../../workers/views/run.js';
 import { runMatching } from '../../workers/match/match.js';
 import { createTestDatabase } from '../helpers/db.js';
 import { recordResults } from './results.js';

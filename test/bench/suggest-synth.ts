@@ -1,6 +1,6 @@
 /**
  * Suggestions and "recently seen" (search without q) on the national SYNTHETIC panel (issue 19
- * item 3), before and after the type-ahead view (workers/levels/suggest.ts):
+ * item 3), before and after the type-ahead view (workers/views/suggest.ts):
  * `tsx test/bench/suggest-synth.ts [--database URL] [--rounds N] [--view-rounds N]` (default: the database
  * `synthetic` on TEST_DATABASE_URL's or DATABASE_URL's server). Applies pending migrations, times
  * the live path (the view not current), builds the view alone (as the views worker would, marked
@@ -17,7 +17,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { createEmbeddedBackend, suggestViewsCurrent } from '../../src/search/embedded.js';
 import { searchListingIds, searchProductGroups, suggestions } from '../../src/services/search.js';
-import { buildSuggestViews, markSuggestCurrent, suggestVersion } from '../../workers/levels/suggest.js';
+import { buildSuggestViews, markSuggestCurrent, suggestVersion } from '../../workers/views/suggest.js';
 import { timed } from './timing.js';
 
 const { values } = parseArgs({ options: { database: { type: 'string' }, rounds: { type: 'string' }, 'view-rounds': { type: 'string' } } });

@@ -34,7 +34,7 @@ import { schema } from '../../src/graph/index.js';
 import { runBasketMatching } from '../../workers/index/match.js';
 import { runIndex } from '../../workers/index/compute.js';
 import { importRealData } from '../../workers/import/index.js';
-import { runViews } from '../../workers/levels/run.js';
+import { runViews } from '../../workers/views/run.js';
 import { runMatching } from '../../workers/match/match.js';
 import { createTestDatabase, DATA_DIR, type TestDatabase } from '../helpers/db.js';
 

@@ -11,7 +11,7 @@ import { loadEnv } from '../../src/env.js';
 import { createTestDatabase, DATA_DIR, type TestDatabase } from '../helpers/db.js';
 import { importRealData } from '../../workers/import/index.js';
 import { runMatching } from '../../workers/match/match.js';
-import { runViews } from '../../workers/levels/run.js';
+import { runViews } from '../../workers/views/run.js';
 import { bumpDataVersion } from '../../src/db/data-version.js';
 
 let db: TestDatabase;
@@ -118,7 +118,7 @@ describe('browse_retailer on the real Woolworths catalogue (issue 17 item 4)', (
   };
 
   beforeAll(async () => {
-    const { buildRetailerCategories } = await import('../../workers/levels/categories.js');
+    const { buildRetailerCategories } = await import('../../workers/views/categories.js');
     const { inTransaction } = await import('../../src/db/transaction.js');
     await inTransaction(db.pool, (client) => buildRetailerCategories(client));
     const { rows } = await db.pool.query<Real>(
@@ -163,7 +163,7 @@ describe('shelves on the real catalogue (issue 17 items 3 and 5)', () => {
   let built: { products: number; offers: number; seconds: number };
 
   beforeAll(async () => {
-    const { buildShelves } = await import('../../workers/levels/shelves.js');
+    const { buildShelves } = await import('../../workers/views/shelves.js');
     const { inTransaction } = await import('../../src/db/transaction.js');
     built = await inTransaction(db.pool, (client) => buildShelves(client));
     console.log(`shelves view on the real data: ${built.products} products from ${built.offers} current offers in ${built.seconds.toFixed(2)} s`);

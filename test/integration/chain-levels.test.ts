@@ -1,5 +1,5 @@
 /**
- * The chain and deal views (workers/levels/chains.ts, workers/levels/deals.ts) against a real
+ * The chain and deal views (workers/views/chains.ts, workers/views/deals.ts) against a real
  * PostgreSQL: small generated panels written by SQL (listings, national spans, basket matches, an
  * index_run row), built inside a transaction as the orchestrator does, read back from
  * chain_item_price, chain_level_day and deal. Every price is made up for the cases (not real data);
@@ -11,8 +11,8 @@ import { loadBasket, groupId, type BasketItem } from '../../src/domain/basket.js
 import { addDays } from '../../src/domain/days.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { syncBasket } from '../../workers/index/basket.js';
-import { buildChainViews, type ChainViewsOptions, type ChainViewsReport } from '../../workers/levels/chains.js';
-import { buildDeals } from '../../workers/levels/deals.js';
+import { buildChainViews, type ChainViewsOptions, type ChainViewsReport } from '../../workers/views/chains.js';
+import { buildDeals } from '../../workers/views/deals.js';
 
 const basket = loadBasket();
 const observable = basket.items.filter((i) => i.observable).sort((a, b) => a.id - b.id);
@@ -84,7 +84,7 @@ async function panel(items: readonly BasketItem[], factors: Record<string, numbe
   }
   return ids;
 }
-/** Builds the chain views in a transaction and stores view_run as workers/levels/run.ts does. */
+/** Builds the chain views in a transaction and stores view_run as workers/views/run.ts does. */
 async function build(opts: ChainViewsOptions = {}): Promise<ChainViewsReport> {
   return inTransaction(db.pool, async (client) => {
     const report = await buildChainViews(client, { progress: false, ...opts });

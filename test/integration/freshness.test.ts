@@ -30,7 +30,7 @@ import { runCollect, type CollectReport } from '../../workers/collect/run.js';
 import { runBasketMatching } from '../../workers/index/match.js';
 import { runIndex } from '../../workers/index/compute.js';
 import { importRealData } from '../../workers/import/index.js';
-import { runViews } from '../../workers/levels/run.js';
+import { runViews } from '../../workers/views/run.js';
 import { runMatching } from '../../workers/match/match.js';
 import { createTestDatabase, DATA_DIR, type TestDatabase } from '../helpers/db.js';
 import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';

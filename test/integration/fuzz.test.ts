@@ -139,7 +139,7 @@ beforeAll(async () => {
   const { rows } = await db.pool.query<{ gtin: string }>('SELECT gtin::text AS gtin FROM listing WHERE gtin IS NOT NULL ORDER BY id LIMIT 1');
   gtin = rows[0]?.gtin ?? '9400000000000';
   // The chains' category trees (browse_retailer), so its q and c reach the database.
-  const { buildRetailerCategories } = await import('../../workers/levels/categories.js');
+  const { buildRetailerCategories } = await import('../../workers/views/categories.js');
   const { inTransaction } = await import('../../src/db/transaction.js');
   await inTransaction(db.pool, (client) => buildRetailerCategories(client));
   app = await createServer({

@@ -192,7 +192,7 @@ describe('tools/call', () => {
   });
 
   it('browse_retailer returns the REST body for a real category path (c as an array) and with q; a category holding nothing is its 404', async () => {
-    const { buildRetailerCategories } = await import('../../workers/levels/categories.js');
+    const { buildRetailerCategories } = await import('../../workers/views/categories.js');
     const { inTransaction } = await import('../../src/db/transaction.js');
     await inTransaction(db.pool, (client) => buildRetailerCategories(client));
     const { rows } = await db.pool.query<{ path: string[] }>(

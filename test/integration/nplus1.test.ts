@@ -301,7 +301,7 @@ describe('query counts of the store-level views do not grow with result size', (
   /** Real listings of a chain (ids), to fill store_listing with. */
   const chainListings = (slug: string) => [...seed.listingIds].filter(([k]) => k.startsWith(`${slug}:`)).map(([, id]) => id);
 
-  /** Fixture metadata: the views' rows as workers/levels writes them (values arbitrary, not under test). */
+  /** Fixture metadata: the views' rows as workers/views writes them (values arbitrary, not under test). */
   beforeAll(async () => {
     const { rows } = await db.pool.query<{ id: number; slug: string }>(
       `SELECT s.id, r.slug FROM store s JOIN retailer r ON r.id = s.retailer_id WHERE s.active ORDER BY s.id`,
@@ -382,7 +382,7 @@ describe('query counts of the store-level views do not grow with result size', (
 });
 
 describe('query counts of the chain and deals views do not grow with result size', () => {
-  /** Fixture metadata: the views' rows as workers/levels writes them (values arbitrary, not under test). */
+  /** Fixture metadata: the views' rows as workers/views writes them (values arbitrary, not under test). */
   beforeAll(async () => {
     await syncBasket(db.pool);
     await db.pool.query(
@@ -419,7 +419,7 @@ describe('query counts of the chain and deals views do not grow with result size
   });
 
   it('browse_retailer: 2 or 120 listings, at the top, in a category and with q (two statements and the prices); the GraphQL browse with prices', async () => {
-    const { buildRetailerCategories } = await import('../../workers/levels/categories.js');
+    const { buildRetailerCategories } = await import('../../workers/views/categories.js');
     const { inTransaction } = await import('../../src/db/transaction.js');
     await inTransaction(db.pool, (client) => buildRetailerCategories(client));
     const { rows } = await db.pool.query<{ path: string[] }>(

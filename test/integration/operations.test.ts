@@ -169,7 +169,7 @@ describe('list_stores', () => {
     // Street West are not counted), level null and zero counts, the day of the last collection.
     expect(seed.specials.size).toBeGreaterThan(0);
     for (const s of list) expect(s).toMatchObject({ level: null, n_items: 0, day: STORE_DAY, club: 0, sale: 0, multibuy: 0 });
-    // A row of the view (written as workers/levels writes it) is what the list carries.
+    // A row of the view (written as workers/views writes it) is what the list carries.
     const vswId = seed.storeIds.get(WOOLWORTHS_STORES[0])!;
     await db.pool.query(
       `INSERT INTO store_level (store_id, day, level, n_items, groups, spread, listings_priced, club, sale, multibuy)

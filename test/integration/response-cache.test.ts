@@ -18,7 +18,7 @@ import { createServer } from '../../facades/server.js';
 import { bumpDataVersion, readDataVersion } from '../../src/db/data-version.js';
 import { loadEnv } from '../../src/env.js';
 import { ingest } from '../../workers/ingest/ingest.js';
-import { runViews } from '../../workers/levels/run.js';
+import { runViews } from '../../workers/views/run.js';
 import { runMatching } from '../../workers/match/match.js';
 import { runBasketMatching } from '../../workers/index/match.js';
 import { runIndex } from '../../workers/index/compute.js';

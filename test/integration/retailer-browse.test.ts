@@ -3,7 +3,7 @@
  * server (app.inject) against a real PostgreSQL: a generated two-chain catalogue with a three-level
  * tree (labels holding `/`, `,` and `&`, listings at inner nodes, unavailable listings, listings
  * without a path or with an empty label), the `categories` view built by the derived-views worker
- * (workers/levels/categories.ts), and every answer compared with a brute-force computation over the
+ * (workers/views/categories.ts), and every answer compared with a brute-force computation over the
  * listing rows: every node of the tree walked at every depth, q filtering counts and page, paging,
  * 400s and 404s; REST = GraphQL = MCP; the view's diff-writing and its registration in runViews.
  * Every response is validated against the served OpenAPI document and the operation's zod resource.
@@ -15,8 +15,8 @@ import { createServer } from '../../facades/server.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { loadEnv } from '../../src/env.js';
 import { normalizeSearchText } from '../../src/search/synonyms.js';
-import { buildRetailerCategories } from '../../workers/levels/categories.js';
-import { runViews } from '../../workers/levels/run.js';
+import { buildRetailerCategories } from '../../workers/views/categories.js';
+import { runViews } from '../../workers/views/run.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { checkedRequests } from '../helpers/checked-requests.js';
 import { createResponseValidator, type ResponseValidator } from '../helpers/openapi.js';

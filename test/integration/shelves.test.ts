@@ -19,7 +19,7 @@ import { measureOfListing, unitPrice } from '../../src/domain/unit-price.js';
 import type { PromoKind } from '../../src/domain/spans.js';
 import { loadEnv } from '../../src/env.js';
 import { ingest } from '../../workers/ingest/ingest.js';
-import { runViews } from '../../workers/levels/run.js';
+import { runViews } from '../../workers/views/run.js';
 import { runMatching } from '../../workers/match/match.js';
 import { syntheticListings, syntheticObservations, SYNTHETIC_DAY } from '../bench/synthetic-catalogue.js';
 import { checkedRequests } from '../helpers/checked-requests.js';

@@ -1,7 +1,7 @@
 /**
  * plan_shopping_list (issue 16 item 7, beyond api-spec: the cheapest place for a whole list) through
  * the assembled server against a real PostgreSQL: REST, GraphQL and MCP on the same rows. The
- * store_listing rows are written here by SQL with hand-computable prices, as workers/levels writes
+ * store_listing rows are written here by SQL with hand-computable prices, as workers/views writes
  * them, so these tests depend on the view's format only. Every REST response is validated against
  * the served OpenAPI document and the ShoppingList resource.
  */

@@ -1,6 +1,6 @@
 /**
  * "Is this special real?" (issue 16 item 6, beyond the contract) against a real PostgreSQL: the
- * derived-views worker (workers/levels/deals.ts) writes `special_check` beside `deal` from national
+ * derived-views worker (workers/views/deals.ts) writes `special_check` beside `deal` from national
  * spans built here with hand-computable histories (made-up prices), idempotently; check_special
  * answers it through REST (validated against the served OpenAPI document and the zod resource),
  * GraphQL (Deal.check, Listing.specialChecks) and MCP, with 404 and 400.
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../facades/server.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { loadEnv } from '../../src/env.js';
-import { buildDeals } from '../../workers/levels/deals.js';
+import { buildDeals } from '../../workers/views/deals.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { createResponseValidator, type ResponseValidator } from '../helpers/openapi.js';
 import { checkedRequests } from '../helpers/checked-requests.js';

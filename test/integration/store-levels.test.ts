@@ -1,10 +1,10 @@
 /**
- * The store and area views (workers/levels/stores.ts) against a real PostgreSQL, on generated
+ * The store and area views (workers/views/stores.ts) against a real PostgreSQL, on generated
  * panels with known answers (made-up prices, not real data): stores, listings, store and national
  * spans written by SQL (or through the real ingest, whose national price is the median across the
  * chain's stores), the real basket (synced from the basket file) and basket_match rows by SQL.
  * Every build runs as the orchestrator runs it: inside one REPEATABLE READ transaction, its report
- * stored in view_run.detail as `{parts, report}` (workers/levels/run.ts), where the next build finds
+ * stored in view_run.detail as `{parts, report}` (workers/views/run.ts), where the next build finds
  * its state.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import { pricedItems, spreadBucket, spreadBucketSql, storeLevel, type LevelItem 
 import { syncBasket } from '../../workers/index/basket.js';
 import { ingest } from '../../workers/ingest/ingest.js';
 import type { ObservationInput } from '../../workers/ingest/format.js';
-import { buildStoreViews, type StoreViewsReport } from '../../workers/levels/stores.js';
+import { buildStoreViews, type StoreViewsReport } from '../../workers/views/stores.js';
 
 const D0 = '2026-07-01';
 const D = (k: number) => addDays(D0, k);

@@ -3,7 +3,7 @@
  * get_store_listings, get_store_levels, list_areas, and list_stores carrying the precomputed level
  * and counts, through the assembled server (app.inject) against a real PostgreSQL. The derived views
  * (store_level, store_level_day, store_listing, area_level) are written here by SQL with
- * hand-computable values, as workers/levels writes them, so these tests depend on the views' format
+ * hand-computable values, as workers/views writes them, so these tests depend on the views' format
  * only, not on the worker's method. Every response is validated against the served OpenAPI document
  * and the operation's zod resource; REST, GraphQL and MCP are compared on the same rows.
  */

@@ -1,5 +1,5 @@
 /**
- * The type-ahead view's listings (issue 19 item 5; workers/levels/suggest.ts `suggest_listing`,
+ * The type-ahead view's listings (issue 19 item 5; workers/views/suggest.ts `suggest_listing`,
  * `suggest_word`): on a generated catalogue (workers/synth/catalogue.ts, SYNTHETIC listings through
  * the real ingest, some made unavailable and some linked to products), suggestions answered from
  * the view equal, item for item and in order, the live query's answers for prefixes of every kind
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { prng } from '../helpers/prng.js';
 import { ingest } from '../../workers/ingest/ingest.js';
-import { runViews } from '../../workers/levels/run.js';
+import { runViews } from '../../workers/views/run.js';
 import { bumpDataVersion } from '../../src/db/data-version.js';
 import { createEmbeddedBackend, suggestViewsCurrent, WORD_KEY_CHARS, type SuggestViewTuning } from '../../src/search/embedded.js';
 import { suggestions, type SearchDeps } from '../../src/services/search.js';

@@ -4,13 +4,13 @@
  * own. Without `--database`, the database `synthetic` on DATABASE_URL's server (else
  * TEST_DATABASE_URL's, else postgresql://postgres@127.0.0.1:5432/postgres), created when missing;
  * either way migrated with the project's runner (src/db/migrate.ts) first. `--views` also builds the
- * derived views (workers/levels/run.ts, full); otherwise the command is printed. Exit code 2 when
+ * derived views (workers/views/run.ts, full); otherwise the command is printed. Exit code 2 when
  * the database holds real data (nothing written).
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { migrate } from '../../src/db/migrate.js';
-import { runViews } from '../levels/run.js';
+import { runViews } from '../views/run.js';
 import { generatePanel, SynthRefusedError } from './panel.js';
 
 const USAGE = `usage: npm run synth -- --stores <n> --listings <n per chain> --days <n> [--start YYYY-MM-DD]

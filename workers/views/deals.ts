@@ -1,6 +1,6 @@
 /**
  * The deal view of the derived-views worker (issue 16 item 5; api-spec list_deals): the `deal`
- * table, rebuilt on every build inside the transaction the orchestrator (workers/levels/run.ts)
+ * table, rebuilt on every build inside the transaction the orchestrator (workers/views/run.ts)
  * opened. The rules are src/domain/deals.ts (pure); this module reads their inputs and writes the
  * rows.
  *

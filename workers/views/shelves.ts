@@ -1,6 +1,6 @@
 /**
  * The shelves view of the derived-views worker (issue 17; api-spec list_shelves, browse_shelf): the
- * `shelf_product` table, rebuilt inside the transaction the orchestrator (workers/levels/run.ts)
+ * `shelf_product` table, rebuilt inside the transaction the orchestrator (workers/views/run.ts)
  * opened, so browse_shelf filters, sorts, counts and facets rows and never reads a span.
  *
  * **A shelf product** is a linked product, or a listing not yet linked (as search_products groups
@@ -129,7 +129,7 @@ const SEARCH_DOC = (words: string) => `to_tsvector('simple', search_normalize(${
 const BATCH = 5000;
 
 /**
- * What the view reads beyond the data version (workers/levels/version.ts): links, generics and
+ * What the view reads beyond the data version (workers/views/version.ts): links, generics and
  * availability change with matching and curators, not only with collections. A short digest,
  * mixed into the view's stored version by the orchestrator.
  */

@@ -1,13 +1,13 @@
 /**
  * The derived-views worker (issue 16): materialises store levels and panels, store listings with
  * the chain median, area levels, chain item prices and levels, and deals (and, issue 17, the
- * chains' own category trees: workers/levels/categories.ts), so the API reads rows
+ * chains' own category trees: workers/views/categories.ts), so the API reads rows
  * and never aggregates spans per request. Run after each ingest (after the index, whose days the
  * chain levels follow), by node-cron every ten minutes (`VIEWS_CRON`), at start-up and by hand
  * (`npm run worker -- views [--full]`).
  *
  * One transaction under an advisory lock ({@link VIEWS_LOCK_KEY}): the data version
- * (workers/levels/version.ts) is read first; each view whose stored version (view_run) equals it is
+ * (workers/views/version.ts) is read first; each view whose stored version (view_run) equals it is
  * skipped, the others are rebuilt (incrementally where the builder can: store days and chain days
  * already stored are kept unless their inputs changed) and their view_run row records the version,
  * time and duration. Readers see the old rows or the new ones, never a mix.
@@ -61,7 +61,7 @@ export async function runViews(pool: pg.Pool, opts: { full?: boolean; progress?:
     // generics and availability, which matching and curators change without a collection: its
     // version mixes in their digest.
     const shelvesVersion = `${version}+${await shelvesInputs(client)}`;
-    // The type-ahead view (workers/levels/suggest.ts) is current for the database's data version,
+    // The type-ahead view (workers/views/suggest.ts) is current for the database's data version,
     // which every write job bumps; it is recorded after this run's own bump (below).
     const suggestCurrent = await suggestVersion(client);
     const versionOf = (name: (typeof VIEW_NAMES)[number]) =>

@@ -3,7 +3,7 @@
  * browse_retailer): every chain's own category tree from its listings' `category_path`, written to
  * `retailer_category` (one row per node with its listing count) and `retailer_category_listing`
  * (each listing under every node at or above its own, in page order), inside the transaction the
- * orchestrator (workers/levels/run.ts) opened. The API then reads a node, its children and a page
+ * orchestrator (workers/views/run.ts) opened. The API then reads a node, its children and a page
  * of its listings by index (src/services/retailer-browse.ts) and never counts a catalogue per request.
  *
  * **Which listings count** (COUNTED_LISTING_SQL, src/services/retailer-browse.ts, shared with the

@@ -5,7 +5,7 @@
  * plan_shopping_list's store prices) and area_level (list_areas). The rules are
  * src/domain/store-levels.ts (pure; the level arithmetic is src/domain/levels.ts); this module
  * reads their inputs and writes their outputs, inside the transaction the orchestrator
- * (workers/levels/run.ts) opened, which should be REPEATABLE READ or stricter so that every
+ * (workers/views/run.ts) opened, which should be REPEATABLE READ or stricter so that every
  * statement sees the same snapshot.
  *
  * **Inputs.** The active basket items of observable groups (basket_item, basket_group; weights are
@@ -48,7 +48,7 @@
  * has a row): by region, urban class and town.
  *
  * **Incremental.** What a build continues from is {@link StoreViewsState}, returned in the report;
- * the orchestrator stores it in view_run.detail of 'stores' (workers/levels/run.ts stores
+ * the orchestrator stores it in view_run.detail of 'stores' (workers/views/run.ts stores
  * `{parts, report}`; `{state}` or the bare state are read too). It holds a digest of the basket
  * (active observable items with weight and group, and the observable groups' codes and names) and,
  * for every month in which some basket_match starts or ends, a digest of those start and end events
@@ -282,7 +282,7 @@ function firstDifference(a: Record<string, string>, b: Record<string, string>): 
 
 /**
  * The state stored by the previous build, or null: view_run.detail of 'stores' holding the report
- * under `report` (as workers/levels/run.ts stores it), or the state under `state`, or the state.
+ * under `report` (as workers/views/run.ts stores it), or the state under `state`, or the state.
  */
 async function storedState(client: pg.PoolClient): Promise<StoreViewsState | null> {
   const r = await client.query<{ s: unknown }>(`SELECT coalesce(detail->'report'->'state', detail->'state', detail) AS s FROM view_run WHERE name = 'stores'`);

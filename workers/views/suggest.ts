@@ -6,7 +6,7 @@
  * item 5) `suggest_listing` (every listing without a product, ranked in suggestion order, with its
  * normalised name), `suggest_word` (each word start of their search_name as a key) and
  * `suggest_name` (their normalised names as keys), written in
- * the transaction the orchestrator (workers/levels/run.ts) opened.
+ * the transaction the orchestrator (workers/views/run.ts) opened.
  *
  * **Exactness.** The rows are what the live queries of src/search/embedded.ts (categories, brands,
  * listings) and src/services/search.ts (recently seen) compute, so the API reads them only while they are

@@ -2,7 +2,7 @@
  * The chain views of the derived-views worker (issue 16 item 3): chain_item_price (compare_retailers'
  * items) and chain_level_day (get_retailer_levels, and compare_retailers' headline and groups on the
  * latest day). The rules are src/domain/chain-levels.ts (pure); this module reads their inputs and
- * writes their outputs, inside the transaction the orchestrator (workers/levels/run.ts) opened.
+ * writes their outputs, inside the transaction the orchestrator (workers/views/run.ts) opened.
  *
  * **Inputs**, as the index worker reads them (workers/index/compute.ts): the active basket items of
  * observable groups (basket_item, basket_group); their basket_match rows with [valid_from, valid_to)
@@ -32,7 +32,7 @@
  * **Incremental.** The build's state (first and last level day, a watermark of the inputs of the
  * days up to the last one, and the row count of chain_level_day) is returned as
  * {@link ChainViewsReport.state}; the orchestrator stores it in view_run.detail of the view
- * `chains` (as `{report}` — workers/levels/run.ts stores `{parts, report}` — or as `{state}`, or the
+ * `chains` (as `{report}` — workers/views/run.ts stores `{parts, report}` — or as `{state}`, or the
  * state itself); without it every build is full. The next build
  * reads it back and computes only the days after the stored last day when:
  * the first day is the same, the last day has not moved back, chain_level_day still holds the
@@ -253,7 +253,7 @@ async function levelDays(client: pg.PoolClient): Promise<{ first: string; last: 
 
 /**
  * The state stored by the previous build, or null: view_run.detail of 'chains' holding the report
- * under `report` (as workers/levels/run.ts stores it), or the state under `state`, or the state.
+ * under `report` (as workers/views/run.ts stores it), or the state under `state`, or the state.
  */
 async function storedState(client: pg.PoolClient): Promise<ChainViewsState | null> {
   const r = await client.query<{ s: unknown }>(`SELECT coalesce(detail->'report'->'state', detail->'state', detail) AS s FROM view_run WHERE name = 'chains'`);
