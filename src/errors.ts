@@ -114,3 +114,23 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function statusForCode(code: unknown): number | null {
   return typeof code === 'string' && code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : null;
 }
+
+/**
+ * Base class of every expected failure outside a request (issue 27 "typed errors under one base
+ * class"): bad command-line input or configuration, a missing data folder, a held lock, a malformed
+ * observation file, a retailer page we cannot read. Its message is the whole story for the person
+ * running the command (workers/cli.ts prints it alone, without a stack); anything else thrown is a
+ * bug or an outage and is described with a hint to set DEBUG=1. `retryable` marks failures the job
+ * runner (workers/jobs/runner.ts) may retry.
+ */
+export class ExpectedError extends Error {
+  /** @param opts.retryable the same call may succeed when repeated (a transient outage). */
+  constructor(message?: string, opts: { retryable?: boolean; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.retryable = opts.retryable === true;
+  }
+
+  /** The same call may succeed when repeated. */
+  readonly retryable: boolean;
+}

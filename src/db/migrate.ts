@@ -17,12 +17,11 @@ import path from 'node:path';
 import type pg from 'pg';
 import { ROOT_DIR } from '../env.js';
 import { inTransaction } from './transaction.js';
+import { lockSession, unlockSession } from './locks.js';
 
 /** The repository's migrations folder (Prisma's layout: `<timestamp>_<name>/migration.sql`). */
 export const MIGRATIONS_DIR = path.join(ROOT_DIR, 'prisma', 'migrations');
 
-/** Session advisory lock that serialises migration runs across processes. */
-const MIGRATE_LOCK_KEY = 7242001;
 
 /** A migration recorded as applied whose file is missing or no longer matches its checksum. */
 export class MigrationIntegrityError extends Error {
@@ -112,7 +111,7 @@ export async function migrate(pool: pg.Pool, dir: string = MIGRATIONS_DIR): Prom
   const client = await pool.connect();
   const applied: string[] = [];
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK_KEY]);
+    await lockSession(client, 'migrate', 'wait');
     await client.query(`CREATE TABLE IF NOT EXISTS _prisma_migrations (
       id VARCHAR(36) PRIMARY KEY, checksum VARCHAR(64) NOT NULL, finished_at TIMESTAMPTZ,
       migration_name VARCHAR(255) NOT NULL, logs TEXT, rolled_back_at TIMESTAMPTZ,
@@ -138,7 +137,7 @@ export async function migrate(pool: pg.Pool, dir: string = MIGRATIONS_DIR): Prom
       applied.push(name);
     }
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATE_LOCK_KEY]).catch(() => {});
+    await unlockSession(client, 'migrate');
     client.release();
   }
   return applied;

@@ -11,7 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { ingest } from '../../workers/ingest/ingest.js';
-import { runBasketMatching, BASKET_LOCK_KEY } from '../../workers/index/match.js';
+import { runBasketMatching } from '../../workers/index/match.js';
+import { LOCKS } from '../../src/db/locks.js';
 import { BasketCommandError, basketHistory, basketLock, basketMatch, basketUnmatch } from '../../workers/index/admin.js';
 import { loadBasket } from '../../src/domain/basket.js';
 import { runMatching } from '../../workers/match/match.js';
@@ -310,12 +311,12 @@ describe('basket matching worker and curator commands', () => {
   it('a curator command waits for a running match (the same advisory lock)', async () => {
     const holder = await db.pool.connect();
     try {
-      await holder.query('SELECT pg_advisory_lock($1)', [BASKET_LOCK_KEY]);
+      await holder.query('SELECT pg_advisory_lock($1)', [LOCKS.basketMatch.key]);
       let done = false;
       const p = basketLock(db.pool, id('pams'), false).then((r) => ((done = true), r));
       await new Promise((r) => setTimeout(r, 300));
       expect(done).toBe(false);
-      await holder.query('SELECT pg_advisory_unlock($1)', [BASKET_LOCK_KEY]);
+      await holder.query('SELECT pg_advisory_unlock($1)', [LOCKS.basketMatch.key]);
       expect((await p).changed).toBe(true);
     } finally {
       holder.release();

@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { createTestDatabase, DATA_DIR, type TestDatabase } from '../helpers/db.js';
 import { importRealData } from '../../workers/import/index.js';
-import { EXPORT_LOCK_KEY, ExportLockedError, runExport, type ExportResult } from '../../workers/export/export.js';
+import { LOCKS } from '../../src/db/locks.js';
+import { ExportLockedError, runExport, type ExportResult } from '../../workers/export/export.js';
 import { ExportManifest, LATEST, readExportManifest as readManifest } from '../../src/services/exports.js';
 import { DUCKDB_TYPE, EXPORT_TABLES } from '../../workers/export/columns.js';
 import { openDuckDb, parquetColumns, sqlString, type DuckDb } from '../../workers/export/parquet.js';
@@ -259,7 +260,7 @@ describe('bulk export of the real data', () => {
           await db.pool.query(
             `SELECT pg_terminate_backend(pid) FROM pg_locks
              WHERE locktype = 'advisory' AND classid = ($1::bigint >> 32)::oid AND objid = ($1::bigint & 4294967295)::oid AND objsubid = 1`,
-            [EXPORT_LOCK_KEY],
+            [LOCKS.export.key],
           );
         }
         if (f.table === 'stores') throw new Error('unreachable: the stores COPY should have failed');
@@ -276,13 +277,13 @@ describe('bulk export of the real data', () => {
     const published = fs.readlinkSync(path.join(dir, LATEST));
     const holder = await db.pool.connect();
     try {
-      await holder.query('SELECT pg_advisory_lock($1::bigint)', [EXPORT_LOCK_KEY]);
+      await holder.query('SELECT pg_advisory_lock($1::bigint)', [LOCKS.export.key]);
       const err = await runExport(db.pool, { dir, progress: false }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ExportLockedError);
       expect((err as Error).message).toMatch(/another export is running/);
       expect(fs.readlinkSync(path.join(dir, LATEST))).toBe(published);
     } finally {
-      await holder.query('SELECT pg_advisory_unlock($1::bigint)', [EXPORT_LOCK_KEY]);
+      await holder.query('SELECT pg_advisory_unlock($1::bigint)', [LOCKS.export.key]);
       holder.release();
     }
     const runs = await Promise.allSettled([

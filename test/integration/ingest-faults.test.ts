@@ -20,7 +20,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { insertFixtureStores } from '../helpers/fixtures.js';
-import { ingest, INGEST_LOCK_CLASS } from '../../workers/ingest/ingest.js';
+import { ingest } from '../../workers/ingest/ingest.js';
+import { LOCKS } from '../../src/db/locks.js';
 import { readObservationFile } from '../../workers/ingest/format.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -201,7 +202,7 @@ describe('an ingest killed mid-run leaves every day whole or absent (synthetic f
     let cli: ReturnType<typeof startCli> | null = null;
     try {
       const { rows } = await holder.query<{ id: number }>(`SELECT id FROM retailer WHERE slug = 'paknsave'`);
-      await holder.query('SELECT pg_advisory_lock($1, $2)', [INGEST_LOCK_CLASS, rows[0].id]);
+      await holder.query('SELECT pg_advisory_lock($1, $2)', [LOCKS.ingest.key, rows[0].id]);
       cli = startCli(db, file);
       await until('the child to wait for the ingest lock', async () => (await waitingBackends(admin, db)).some((b) => b.wait_event === 'advisory'));
       cli.child.kill('SIGKILL');

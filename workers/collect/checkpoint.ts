@@ -11,12 +11,7 @@ import fs from 'node:fs';
 import crypto from 'node:crypto';
 import type pg from 'pg';
 import type { CollectionMode } from '../../src/domain/spans.js';
-
-/**
- * First key of the session advisory lock held by a chain's collection run, `pg_try_advisory_lock(
- * COLLECT_LOCK_CLASS, retailer_id)` (two-key space, like the ingest's {@link INGEST_LOCK_CLASS}).
- */
-export const COLLECT_LOCK_CLASS = 7_242_018;
+import { lockSession, unlockSession } from '../../src/db/locks.js';
 
 /** Another collection of the same chain is running (its advisory lock is held). */
 export class CollectLockedError extends Error {
@@ -30,18 +25,13 @@ export class CollectLockedError extends Error {
 export async function lockChain(pool: pg.Pool, retailerId: number, slug: string): Promise<() => Promise<void>> {
   const client = await pool.connect();
   try {
-    const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [COLLECT_LOCK_CLASS, retailerId]);
-    if (!r.rows[0].ok) throw new CollectLockedError(`another collection of ${slug} is running (its advisory lock is held); try again when it has finished`);
+    if (!(await lockSession(client, 'collect', 'try', retailerId))) throw new CollectLockedError(`another collection of ${slug} is running (its advisory lock is held); try again when it has finished`);
   } catch (e) {
     client.release();
     throw e;
   }
   return async () => {
-    let broken = false;
-    await client.query('SELECT pg_advisory_unlock($1, $2)', [COLLECT_LOCK_CLASS, retailerId]).catch(() => {
-      broken = true;
-    });
-    client.release(broken);
+    client.release(!(await unlockSession(client, 'collect', retailerId)));
   };
 }
 

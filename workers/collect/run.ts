@@ -53,7 +53,6 @@ import type { CollectionMode } from '../../src/domain/spans.js';
 import { ROOT_DIR, publicBaseUrl, type Env } from '../../src/env.js';
 import { isDay, isFutureDay, nzToday } from '../../src/domain/days.js';
 import { ingest, type IngestResult } from '../ingest/ingest.js';
-import { bumpDataVersion } from '../../src/db/data-version.js';
 import { validateObservation, ObservationError, type RawRecord } from '../ingest/format.js';
 import { makeProgress } from '../progress.js';
 import { HttpClient, HttpError, type HttpOptions } from './http.js';
@@ -237,20 +236,12 @@ export async function runCollect(pool: pg.Pool, opts: CollectOptions): Promise<C
   }
 
   const chains: ChainReport[] = [];
-  let finished = false;
-  try {
-    for (const c of collectors) {
-      if (chosen && !chosen.has(c.retailer)) continue;
-      if (chosen && c.national) throw new CollectError(`${c.retailer} has national prices only: --stores does not apply`);
-      chains.push(await runChain(pool, c, day, today, chosen?.get(c.retailer) ?? null, opts));
-    }
-    finished = true;
-  } finally {
-    // Each merged day bumped the data version with its ingest; the store directories and the run
-    // log (retailer.last_run, which browse_retailer shows) move it once more, even after a failure.
-    const bump = bumpDataVersion(pool, `collect ${wanted.join(',')} ${day}`);
-    if (finished) await bump;
-    else await bump.catch(() => {});
+  // The job runner (workers/jobs) bumps the data version once after the run, even after a failure:
+  // merged days, store directories and the run log (retailer.last_run) may have moved.
+  for (const c of collectors) {
+    if (chosen && !chosen.has(c.retailer)) continue;
+    if (chosen && c.national) throw new CollectError(`${c.retailer} has national prices only: --stores does not apply`);
+    chains.push(await runChain(pool, c, day, today, chosen?.get(c.retailer) ?? null, opts));
   }
   const ids = new Set<number>();
   for (const ch of chains) for (const id of ch.ingest?.listingIds ?? []) ids.add(id);

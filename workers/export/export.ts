@@ -16,6 +16,7 @@
  *
  * Any error removes the staging folder and leaves `latest` and earlier exports untouched.
  */
+import { lockSession, unlockSession } from '../../src/db/locks.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -41,8 +42,6 @@ import {
 } from './publish.js';
 import type { ExportFile, ExportManifest } from '../../src/services/exports.js';
 
-/** Key of the session-level advisory lock held by a running export (`pg_try_advisory_lock`). */
-export const EXPORT_LOCK_KEY = 6_116_640_621; // fixed, arbitrary: "export" for this service
 
 /** Another export holds the lock (a concurrent run); nothing was written. */
 export class ExportLockedError extends Error {
@@ -178,7 +177,7 @@ async function copyTableCsv(client: pg.PoolClient, table: ExportTable, file: str
  * `retailer.last_national_day`/`store.last_day`, else today in New Zealand; one entry per data
  * file, 10 in all); `README.md` and `LICENSE` (licence, attribution, column reference).
  *
- * Holds a PostgreSQL advisory lock ({@link EXPORT_LOCK_KEY}) on one pooled connection for the
+ * Holds a PostgreSQL advisory lock (the `export` lock, src/db/locks.ts) on one pooled connection for the
  * whole run. Memory: rows are streamed (PostgreSQL → gzip → file; DuckDB reads the file within its
  * memory limit).
  * @throws ExportLockedError when another export is running (nothing is touched);
@@ -204,8 +203,7 @@ export async function runExport(pool: pg.Pool, options: ExportOptions): Promise<
   let duck: DuckDb | null = null;
   let bar: Progress | null = null;
   try {
-    const lock = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [EXPORT_LOCK_KEY]);
-    if (!lock.rows[0].ok) throw new ExportLockedError();
+    if (!(await lockSession(client, 'export', 'try'))) throw new ExportLockedError();
     locked = true;
 
     await removeLeftovers(dir);
@@ -316,8 +314,7 @@ async function releaseClient(client: pg.PoolClient, state: { locked: boolean; in
   }
   try {
     if (state.inTransaction) await client.query('ROLLBACK');
-    if (state.locked) await client.query('SELECT pg_advisory_unlock($1::bigint)', [EXPORT_LOCK_KEY]);
-    client.release();
+    client.release(state.locked && !(await unlockSession(client, 'export')));
   } catch {
     client.release(true);
   }

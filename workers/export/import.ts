@@ -96,7 +96,8 @@ import {
 } from './import-files.js';
 import type { ExportManifest } from '../../src/services/exports.js';
 import { makeProgress, type Progress } from '../progress.js';
-import { MATCH_LOCK_KEY, refreshProducts } from '../match/store.js';
+import { refreshProducts } from '../match/store.js';
+import { lockTransaction } from '../../src/db/locks.js';
 
 export { ExportImportError };
 
@@ -253,7 +254,7 @@ async function load(
     await client.query('BEGIN');
     try {
       // No matching run or curator command meanwhile, no concurrent writes to what is loaded.
-      await client.query('SELECT pg_advisory_xact_lock($1)', [MATCH_LOCK_KEY]);
+      await lockTransaction(client, 'match');
       await client.query(
         'LOCK TABLE retailer, store, listing, product, national_price_span, store_price_span, listing_day_stats, collection IN EXCLUSIVE MODE',
       );

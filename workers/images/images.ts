@@ -29,14 +29,12 @@ import type pg from 'pg';
 import sharp from 'sharp';
 import { imageDigest, imageFileOf, imagePathOf, thumbnailPathOf } from '../../src/domain/images.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { bumpDataVersion } from '../../src/db/data-version.js';
+import { lockSession, unlockSession } from '../../src/db/locks.js';
 import { lockMatching, refreshProducts } from '../match/store.js';
 import { makeProgress } from '../progress.js';
 import { convertImage, DEFAULT_MAX_PIXELS } from './convert.js';
 import { createImageAgent, downloadImage, IMAGE_USER_AGENT, ImageError } from './fetch.js';
 
-/** Advisory lock key of an images run ("issue 18, item 4"). */
-export const IMAGES_LOCK_KEY = 7_242_184;
 
 /** Default size cap of one download: 10 MB. */
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
@@ -142,7 +140,7 @@ export async function processNewImages(pool: pg.Pool, opts: ProcessImagesOptions
   const lock = await pool.connect();
   const agent = createImageAgent(concurrency, timeoutMs);
   try {
-    await lock.query('SELECT pg_advisory_lock($1)', [IMAGES_LOCK_KEY]);
+    await lockSession(lock, 'images', 'wait');
     const due = await dueUrls(pool, opts.limit);
     report.due = due.length;
     const bar = makeProgress(opts.progress, 'images', due.length);
@@ -161,8 +159,7 @@ export async function processNewImages(pool: pg.Pool, opts: ProcessImagesOptions
     }
     await linkListings(pool, report);
   } finally {
-    await lock.query('SELECT pg_advisory_unlock($1)', [IMAGES_LOCK_KEY]).catch(() => {});
-    lock.release();
+    lock.release(!(await unlockSession(lock, 'images')));
     await agent.close();
   }
   report.ms = Math.round(performance.now() - t0);
@@ -297,7 +294,5 @@ async function linkListings(pool: pg.Pool, report: ImageReport): Promise<void> {
     report.listingIds = rows.map((r) => r.id).sort((a, b) => a - b);
     const products = [...new Set(rows.flatMap((r) => (r.product_id === null ? [] : [r.product_id])))];
     if (products.length > 0) report.products = (await refreshProducts(tx, products)).updated.length;
-    // Listings and products now name their images: the data version moves with them.
-    if (rows.length > 0) await bumpDataVersion(tx, `images ${rows.length} listings`);
   });
 }

@@ -12,6 +12,7 @@
  * Each step is recorded in `import_run` (name, sha256 of its source files) and skipped when it has
  * already run on the same bytes, so running the import again changes nothing.
  */
+import { lockSession, unlockSession } from '../../src/db/locks.js';
 import type pg from 'pg';
 import { DataDirError, resolveSources, sha256Files, type SourcePaths } from './sources.js';
 import { importStores, type StoreImportReport } from './stores.js';
@@ -73,8 +74,6 @@ export async function pendingImportSteps(pool: pg.Pool, dataDir: string): Promis
   return Object.entries(files).filter(([name, f]) => done.get(name) !== sha256Files(f)).map(([name]) => name);
 }
 
-// Session-level advisory lock key: one import at a time per database.
-const LOCK_KEY = 727_001;
 
 async function step<T>(pool: pg.Pool, name: string, files: readonly string[], run: () => Promise<T>): Promise<StepReport<T>> {
   const started = Date.now();
@@ -102,7 +101,7 @@ export async function importRealData(pool: pg.Pool, dataDir: string, opts: Impor
   const paths: SourcePaths = resolveSources(dataDir);
   const lock = await pool.connect();
   try {
-    await lock.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
+    await lockSession(lock, 'import', 'wait');
     const files = STEP_FILES(paths);
     const stores = await step(pool, 'stores', files.stores, () => importStores(pool, paths));
     const priceHistory = await step(pool, 'price-history', files['price-history'], () =>
@@ -112,8 +111,7 @@ export async function importRealData(pool: pg.Pool, dataDir: string, opts: Impor
     const samples = await step(pool, 'samples', files.samples, () => importSamples(pool, paths, { progress: opts.progress }));
     return { dataDir: dataDir, ms: Date.now() - started, stores, priceHistory, catalogue, samples };
   } finally {
-    await lock.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {});
-    lock.release();
+    lock.release(!(await unlockSession(lock, 'import')));
   }
 }
 

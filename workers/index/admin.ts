@@ -32,7 +32,8 @@ import { inTransaction } from '../../src/db/transaction.js';
 import { loadBasket, type Basket } from '../../src/domain/basket.js';
 import { matchInputOf, matchListing } from '../../src/domain/basket-match.js';
 import { syncBasket } from './basket.js';
-import { BASKET_LOCK_KEY, changeDay, logBasketDecisions, nextIndexDay, readBasketListings, type BasketDecision, type BasketListingRow } from './match.js';
+import { changeDay, logBasketDecisions, nextIndexDay, readBasketListings, type BasketDecision, type BasketListingRow } from './match.js';
+import { lockTransaction } from '../../src/db/locks.js';
 
 /**
  * A curator's command that cannot be carried out: an unknown or malformed listing or item id, a
@@ -67,7 +68,7 @@ export interface BasketCommandOptions {
 /** Runs `f` in a transaction holding the basket-matching lock, after syncing the basket into the tables. */
 function curatorTransaction<T>(pool: pg.Pool, basket: Basket, f: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   return inTransaction(pool, async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [BASKET_LOCK_KEY]);
+    await lockTransaction(client, 'basketMatch');
     await syncBasket(client, basket);
     return f(client);
   });

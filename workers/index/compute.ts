@@ -8,7 +8,7 @@
  *
  * One run = one REPEATABLE READ transaction (every statement sees the same snapshot, so what is
  * computed, the watermark stored with it and the rows written agree even while an ingest commits)
- * under a session advisory lock ({@link INDEX_LOCK_KEY}) taken before the transaction starts, so
+ * under a session advisory lock (the `index` lock, src/db/locks.ts) taken before the transaction starts, so
  * concurrent runs queue, the second one's snapshot includes the first's result, and readers see
  * either the old or the new index, never half of one. A serialization failure (a concurrent writer
  * of basket_match, e.g. the matcher) is retried.
@@ -67,17 +67,12 @@ import {
 } from '../../src/domain/price-index.js';
 import { nationalCoveredDay, spanToSql } from '../../src/services/span-sql.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { bumpDataVersion } from '../../src/db/data-version.js';
+import { lockSession, unlockSession } from '../../src/db/locks.js';
 import { makeProgress } from '../progress.js';
 import { copyCell, copyRows } from '../copy-rows.js';
 import { syncBasket, type BasketSyncReport } from './basket.js';
 import { importOfficialIndex, officialMonths } from './official.js';
 
-/**
- * Key of the session advisory lock (`pg_advisory_lock`, single-key space) that serialises index
- * runs: a second run waits for the first to commit, then finds its work done.
- */
-export const INDEX_LOCK_KEY = 7_242_015;
 
 /** Version of the index_run.state format; a stored state of another version forces a full run. */
 export const INDEX_STATE_VERSION = 1;
@@ -189,28 +184,17 @@ export async function runIndex(pool: pg.Pool, opts: IndexOptions = {}): Promise<
   const client = await pool.connect();
   let broken = false;
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [INDEX_LOCK_KEY]);
+    await lockSession(client, 'index', 'wait');
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          const report = await inTransaction(client, (tx) => computeRun(tx, opts, today), { setup: 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ' });
-          // The data version moves with the index (days computed, anchors, basket, official months),
-          // right after the commit, not inside: under REPEATABLE READ, updating the version row that
-          // an ingest bumped since the snapshot would fail the run (src/db/data-version.ts).
-          const { rows: r, basket: b } = report;
-          if (report.mode !== 'unchanged' || report.days > 0 || report.reanchored || report.official > 0 ||
-            r.itemDays + r.indexDays + r.reanchored + r.links + b.changed + b.retired > 0) {
-            await bumpDataVersion(client, `index ${report.mode}`);
-          }
-          return report;
+          return await inTransaction(client, (tx) => computeRun(tx, opts, today), { setup: 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ' });
         } catch (e) {
           if ((e as { code?: string }).code !== SERIALIZATION_FAILURE || attempt >= 3) throw e;
         }
       }
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [INDEX_LOCK_KEY]).catch(() => {
-        broken = true;
-      });
+      broken = !(await unlockSession(client, 'index'));
     }
   } finally {
     // A connection that could not release its lock must not go back to the pool holding it.

@@ -4,7 +4,7 @@
  * validity intervals, and basket_decision, their append-only log, in step with the rules.
  * Re-runnable and idempotent: a run over unchanged data and an unchanged basket writes nothing.
  *
- * One run, in one transaction under {@link BASKET_LOCK_KEY} (the curators' commands in ./admin.ts
+ * One run, in one transaction under the `basketMatch` lock (src/db/locks.ts) (the curators' commands in ./admin.ts
  * take the same lock):
  * 1. copy the basket file into basket_group / basket_item (./basket.ts `syncBasket`); the items of
  *    the file are the active ones, and only they are proposed;
@@ -44,7 +44,7 @@
  */
 import type pg from 'pg';
 import { inTransaction } from '../../src/db/transaction.js';
-import { bumpDataVersion } from '../../src/db/data-version.js';
+import { lockSession, unlockSession } from '../../src/db/locks.js';
 import { loadBasket, type Basket, type BasketItem } from '../../src/domain/basket.js';
 import { matchInputOf, matchListing, type Candidate, type MatchInput } from '../../src/domain/basket-match.js';
 import { addDays } from '../../src/domain/days.js';
@@ -55,7 +55,6 @@ import { syncBasket, type BasketSyncReport } from './basket.js';
  * Advisory lock key of basket matching: one matching run (session-level lock, held across its
  * transaction) or curator command (transaction-level, ./admin.ts) at a time per database.
  */
-export const BASKET_LOCK_KEY = 727_015;
 
 /** Listings read per query. */
 const BATCH = 5000;
@@ -279,20 +278,10 @@ export async function runBasketMatching(pool: pg.Pool, opts: BasketMatchOptions 
   try {
     // The lock is taken before the transaction starts, so the run reads what a curator's command
     // committed while it waited.
-    await client.query('SELECT pg_advisory_lock($1)', [BASKET_LOCK_KEY]);
-    return await inTransaction(client, async (tx) => {
-      const report = await run(tx, basket, opts);
-      // The data version moves with the matches and the basket (a dry run rolls it back). Not "any
-      // write": the run classifies listings' kinds as it goes.
-      const r = report;
-      if (r.matched + r.rematched + r.unmatched + r.updated + r.decisions + r.basket.changed + r.basket.retired > 0) {
-        await bumpDataVersion(tx, 'basket-match');
-      }
-      return report;
-    }, { rollback: opts.dryRun === true });
+    await lockSession(client, 'basketMatch', 'wait');
+    return await inTransaction(client, (tx) => run(tx, basket, opts), { rollback: opts.dryRun === true });
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [BASKET_LOCK_KEY]).catch(() => {});
-    client.release();
+    client.release(!(await unlockSession(client, 'basketMatch')));
   }
 }
 

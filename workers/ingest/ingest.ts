@@ -45,7 +45,7 @@ import { isDay, isFutureDay, nzToday } from '../../src/domain/days.js';
 import { validateObservation, ObservationError, type RawRecord } from './format.js';
 import { makeProgress } from '../progress.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { bumpDataVersion } from '../../src/db/data-version.js';
+import { lockSession, unlockSession } from '../../src/db/locks.js';
 
 /** Options of one ingest call. */
 export interface IngestOptions {
@@ -77,11 +77,6 @@ export interface IngestOptions {
   today?: string;
 }
 
-/**
- * First key of the session advisory locks that serialise ingests, `pg_advisory_lock(class,
- * retailer_id)` (the two-key space, apart from the single-key locks of migrate, match and export).
- */
-export const INGEST_LOCK_CLASS = 7_242_013;
 
 /** What an ingest call did. */
 export interface IngestResult {
@@ -331,7 +326,7 @@ export async function ingest(
     // One ingest per retailer at a time (ascending ids, so two multi-chain ingests cannot deadlock):
     // everything below reads and writes the chain's state as the previous ingest left it.
     locked = [...counter.retailers].sort((a, b) => a - b);
-    for (const id of locked) await client.query('SELECT pg_advisory_lock($1, $2)', [INGEST_LOCK_CLASS, id]);
+    for (const id of locked) await lockSession(client, 'ingest', 'wait', id);
 
     const inputDays = [...counter.days].sort();
     // Collections (one per retailer-day) and their digests ({@link COLLECTION_DIGEST}): identical
@@ -359,11 +354,10 @@ export async function ingest(
     const bar = makeProgress(opts.progress, 'ingest days', days.length);
     for (const day of days) {
       // One transaction per day, on the held connection (its temporary tables and advisory locks);
-      // the day's data version bump commits with it (src/db/data-version.ts).
+      // the job runner bumps the data version after the call (workers/jobs).
       await inTransaction(client, async (tx) => {
         await mergeDayInSql(tx, day, [...(counter.stores.get(day) ?? [])], mode, opts.afterGap === true, opts.source ?? null,
           observedAt(opts, day, today));
-        await bumpDataVersion(tx, `ingest ${day}${opts.source ? ` (${opts.source})` : ''}`);
       });
       bar.increment();
     }
@@ -376,11 +370,7 @@ export async function ingest(
     return { rows: counter.rows, days: inputDays, merged: days, skipped, listingIds, seconds };
   } finally {
     let broken = false;
-    for (const id of locked) {
-      await client.query('SELECT pg_advisory_unlock($1, $2)', [INGEST_LOCK_CLASS, id]).catch(() => {
-        broken = true;
-      });
-    }
+    for (const id of locked) if (!(await unlockSession(client, 'ingest', id))) broken = true;
     await client.query(`${DROP_TEMP}; RESET work_mem`).catch(() => {
       broken = true;
     });

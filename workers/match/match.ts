@@ -29,12 +29,11 @@ import {
 } from '../../src/domain/matching.js';
 import { makeProgress } from '../progress.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { bumpDataVersion } from '../../src/db/data-version.js';
+import { lockSession, unlockSession } from '../../src/db/locks.js';
 import {
   countListings,
   createProducts,
   logDecisions,
-  MATCH_LOCK_KEY,
   orphanProducts,
   readAllListings,
   refreshProducts,
@@ -107,20 +106,10 @@ export async function runMatching(pool: pg.Pool, opts: MatchOptions = {}): Promi
     // The lock is taken before the transaction starts, so the run reads what a curator's command
     // committed while it waited. READ COMMITTED: an ingest updating listing attributes meanwhile
     // does not make the run fail; the next run sees its changes.
-    await client.query('SELECT pg_advisory_lock($1)', [MATCH_LOCK_KEY]);
-    return await inTransaction(client, async (tx) => {
-      const report = await run(tx, threshold, opts);
-      // The data version moves with what the API shows: links, products, sizes and generics (a dry
-      // run rolls it back). Not "any write": every run re-upserts the kind directory.
-      const { changes: c, products: p, generics: g } = report;
-      if (c.link + c.relink + c.unlink + c.update + p.created + p.updated + p.deleted + g.sizes + g.listings + g.products > 0) {
-        await bumpDataVersion(tx, 'match');
-      }
-      return report;
-    }, { rollback: opts.dryRun === true });
+    await lockSession(client, 'match', 'wait');
+    return await inTransaction(client, (tx) => run(tx, threshold, opts), { rollback: opts.dryRun === true });
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MATCH_LOCK_KEY]).catch(() => {});
-    client.release();
+    client.release(!(await unlockSession(client, 'match')));
   }
 }
 

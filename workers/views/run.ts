@@ -6,7 +6,7 @@
  * chain levels follow), by node-cron every ten minutes (`VIEWS_CRON`), at start-up and by hand
  * (`npm run worker -- views [--full]`).
  *
- * One transaction under an advisory lock ({@link VIEWS_LOCK_KEY}): the data version
+ * One transaction under an advisory lock (the `views` lock, src/db/locks.ts): the data version
  * (workers/views/version.ts) is read first; each view whose stored version (view_run) equals it is
  * skipped, the others are rebuilt (incrementally where the builder can: store days and chain days
  * already stored are kept unless their inputs changed) and their view_run row records the version,
@@ -14,17 +14,15 @@
  */
 import type pg from 'pg';
 import { inTransaction } from '../../src/db/transaction.js';
-import { bumpDataVersion } from '../../src/db/data-version.js';
+import { lockTransaction } from '../../src/db/locks.js';
 import { dataVersion } from './version.js';
 import { buildStoreViews } from './stores.js';
 import { buildChainViews } from './chains.js';
 import { buildDeals } from './deals.js';
 import { buildRetailerCategories } from './categories.js';
 import { buildShelves, shelvesInputs } from './shelves.js';
-import { buildSuggestViews, markSuggestCurrent, suggestVersion } from './suggest.js';
+import { buildSuggestViews, suggestVersion } from './suggest.js';
 
-/** Key of the transaction-level advisory lock serialising view runs. */
-export const VIEWS_LOCK_KEY = 7_242_016;
 
 /** The views, in build order (areas need store levels). */
 export const VIEW_NAMES = ['stores', 'chains', 'deals', 'categories', 'shelves', 'suggest'] as const;
@@ -43,7 +41,7 @@ export interface ViewsReport {
 export async function runViews(pool: pg.Pool, opts: { full?: boolean; progress?: boolean } = {}): Promise<ViewsReport> {
   const t0 = performance.now();
   return inTransaction(pool, async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [VIEWS_LOCK_KEY]);
+    await lockTransaction(client, 'views');
     const { version, parts } = await dataVersion(client);
     const stored = new Map(
       (await client.query<{ name: string; data_version: string }>('SELECT name, data_version FROM view_run')).rows.map((r) => [r.name, r.data_version]),
@@ -81,10 +79,8 @@ export async function runViews(pool: pg.Pool, opts: { full?: boolean; progress?:
       );
       views[name] = { built: true, seconds, report };
     }
-    // The one data version (src/db/data-version.ts, not this module's digest) moves with the views.
-    const built = VIEW_NAMES.filter((n) => views[n].built);
-    if (built.length > 0) await bumpDataVersion(client, `views ${built.join(',')}`);
-    await markSuggestCurrent(client);
+    // The one data version (src/db/data-version.ts, not this module's digest) moves with the views:
+    // the job runner bumps it after this commit and then calls markSuggestCurrent (workers/jobs).
     return { version, views, seconds: (performance.now() - t0) / 1000 };
   });
 }
