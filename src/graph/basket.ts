@@ -1,18 +1,23 @@
 /**
  * The food-price-index basket (api-spec "Basket resources"): BasketItem and BasketMatch; root
  * fields `basket` and `basketItem`. Weights in percent of the whole basket; money in integer NZ
- * cents (basis prices in cents, fractional per kg or litre); days `YYYY-MM-DD` (NZ). Matches and
- * their listings' latest national prices come from the request's dataloaders (src/context.ts), so
- * the whole basket with every match costs a fixed number of statements.
+ * cents (basis prices in cents, fractional per kg or litre); days `YYYY-MM-DD` (NZ). Matches come
+ * from the loader defined here and their listings' latest national prices from ./listing.ts
+ * `currentPriceLoader`, both cached per request, so the whole basket with every match costs a fixed
+ * number of statements.
  */
 import { builder } from '../builder.js';
 import { apiSize } from '../domain/basket.js';
 import { isAvailable } from '../domain/listings.js';
 import { basisPrice } from '../domain/price-index.js';
 import { NotFound } from '../errors.js';
-import { basketItems, percent, type BasketItemRow, type OpenMatchRow } from '../services/basket.js';
+import { basketItems, openMatches, percent, type BasketItemRow, type OpenMatchRow } from '../services/basket.js';
 import type { CurrentSpan } from '../services/prices.js';
-import { UnitEnum, type Unit } from './listing.js';
+import { byId, requestLoader } from './batch.js';
+import { currentPriceLoader, UnitEnum, type Unit } from './listing.js';
+
+/** Open matches of a basket item (listings currently matched), by retailer slug then listing id, by item id (empty when none). */
+const basketMatchesLoader = requestLoader<number, OpenMatchRow[]>(byId((ctx, ids) => openMatches(ctx.pool, ids), () => []));
 
 /** PromoKinds whose promo price the basket shows as `promoPrice`: 1 special (everyone), 2 member/club price. */
 const SHOWN_PROMO_KINDS: ReadonlySet<number> = new Set([1, 2]);
@@ -138,8 +143,8 @@ export const BasketItemRef = builder.objectRef<BasketItemRow>('BasketItem').impl
       type: [BasketMatchRef],
       description: 'Every listing currently matched, by retailer slug, then basis price (unpriced last), then listing id.',
       resolve: async (item, _args, ctx) => {
-        const rows = await ctx.loaders.basketMatches.load(item.id);
-        const spans = await ctx.loaders.currentPrice.loadMany(rows.map((r) => r.listing_id));
+        const rows = await basketMatchesLoader(ctx).load(item.id);
+        const spans = await currentPriceLoader(ctx).loadMany(rows.map((r) => r.listing_id));
         return orderMatches(
           rows.map((row, i) => {
             const latest = spans[i];

@@ -7,15 +7,28 @@
  * cheaper. Prices are integer NZ cents on the item's basis (per kg or litre for per-unit items);
  * specials count, club prices do not. Where the contract has maps keyed by retailer slug, the graph
  * has lists of entries carrying the slug. Reads are in src/services/chain-levels.ts; the Retailer
- * fields go through the request's dataloaders (src/context.ts), so a list of chains costs a fixed
- * number of statements.
+ * fields go through the loaders defined here (cached per request), so a list of chains costs a
+ * fixed number of statements.
  */
 import { builder } from '../builder.js';
 import {
-  compareRetailers, LEVEL_WINDOW,
+  compareRetailers, latestChainLevels, LEVEL_WINDOW, retailerLevels,
   type ChainGroupLevel, type ChainLevel, type ChainPrice, type Compare, type CompareGroup, type CompareItem, type LevelSeries, type RetailerLevels,
 } from '../services/chain-levels.js';
+import { byId, requestLoader } from './batch.js';
 import { UnitEnum } from './listing.js';
+
+/** A chain's latest-day chain levels (all food, then the groups by id), by retailer id (empty before the first build): Retailer.level and groupLevels. */
+const chainLevelsLoader = requestLoader<number, ChainGroupLevel[]>(byId((ctx, ids) => latestChainLevels(ctx.pool, ids), () => []));
+
+/**
+ * Every chain's all-food level series over a window, keyed by the window's `days`: one read per
+ * distinct window, shared by the root `retailerLevels` and every Retailer.levelSeries of a request
+ * (a window's failure is that window's error only).
+ */
+const retailerLevelsLoader = requestLoader<number, RetailerLevels>((windows, ctx) =>
+  Promise.all(windows.map((days) => retailerLevels(ctx.pool, days).catch((e: Error) => e))),
+);
 
 const nullableItems = { nullable: { list: false, items: true } } as const;
 
@@ -117,21 +130,21 @@ builder.prismaObjectFields('Retailer', (t) => ({
     nullable: true,
     description: "The chain's all-food level on the comparison's day (compare headline); null when it has no row that day.",
     resolve: async (r, _args, ctx) => {
-      const row = (await ctx.loaders.chainLevels.load(r.id)).find((g) => g.group_id === 0);
+      const row = (await chainLevelsLoader(ctx).load(r.id)).find((g) => g.group_id === 0);
       return row ? { retailer: r.slug, level: row.level, items: row.items } : null;
     },
   }),
   groupLevels: t.field({
     type: [ChainGroupLevelRef],
     description: "The chain's level per basket group on the comparison's day, by group id (empty when it has none).",
-    resolve: async (r, _args, ctx) => (await ctx.loaders.chainLevels.load(r.id)).filter((g) => g.group_id !== 0),
+    resolve: async (r, _args, ctx) => (await chainLevelsLoader(ctx).load(r.id)).filter((g) => g.group_id !== 0),
   }),
   levelSeries: t.field({
     type: LevelSeriesRef,
     description: "The chain's all-food level for each day the index computed in the window (all null when it has no row there).",
     args: { days: t.arg.int({ defaultValue: LEVEL_WINDOW.default, description: windowArg }) },
     resolve: async (r, args, ctx) => {
-      const all = await ctx.loaders.retailerLevels.load(args.days ?? LEVEL_WINDOW.default);
+      const all = await retailerLevelsLoader(ctx).load(args.days ?? LEVEL_WINDOW.default);
       return (
         all.retailers.find((s) => s.retailer === r.slug) ?? {
           retailer: r.slug,
@@ -155,6 +168,6 @@ builder.queryFields((t) => ({
     description: "Every chain's all-food level over a window; BAD_REQUEST when days is outside 7 to 3650; empty days before the first index computation.",
     args: { days: t.arg.int({ defaultValue: LEVEL_WINDOW.default, description: windowArg }) },
     // Through the loader: a document that also asks Retailer.levelSeries for the same window reads it once.
-    resolve: (_root, args, ctx) => ctx.loaders.retailerLevels.load(args.days ?? LEVEL_WINDOW.default),
+    resolve: (_root, args, ctx) => retailerLevelsLoader(ctx).load(args.days ?? LEVEL_WINDOW.default),
   }),
 }));

@@ -4,12 +4,14 @@
  * Listing field `deals`. A saving is in cents per unit (special and member: shelf price − promo
  * price; multibuy: shelf price − set price ÷ set size) and as a share of the shelf price. The feed's
  * listings are the Listing type, so a persisted document builds its ListingCards with the shared
- * ListingCardFields fragment; their prices and the Listing `deals` field come from the request's
- * dataloaders (src/context.ts). Reads are in src/services/deals.ts.
+ * ListingCardFields fragment; their prices come from the loaders of ./listing.ts and the Listing
+ * `deals` field is a loadable field (every listing's deals of a request in one statement). Reads are
+ * in src/services/deals.ts.
  */
 import { builder } from '../builder.js';
-import { DEAL_KINDS, DEAL_LIMIT, DEFAULT_DEAL_KIND, dealFeed, type DealFeed, type ListingDeal } from '../services/deals.js';
+import { DEAL_KINDS, DEAL_LIMIT, DEFAULT_DEAL_KIND, dealFeed, listingDeals, type DealFeed, type ListingDeal } from '../services/deals.js';
 import { orderByIds } from '../services/search.js';
+import { byId } from './batch.js';
 
 /** The DealKind enum: special (everyone), member (loyalty card), multibuy (only if the set is taken). */
 export const DealKindEnum = builder.enumType('DealKind', {
@@ -48,10 +50,11 @@ const DealsRef = builder.objectRef<DealFeed>('Deals').implement({
 });
 
 builder.prismaObjectField('Listing', 'deals', (t) =>
-  t.field({
-    type: [DealRef],
+  t.loadableList({
+    type: DealRef,
     description: 'Its current promotions in the deals view, one per kind (special, member, multibuy); empty when none.',
-    resolve: (l, _args, ctx) => ctx.loaders.listingDeals.load(l.id),
+    load: byId((ctx, ids) => listingDeals(ctx.pool, ids), (): ListingDeal[] => []),
+    resolve: (l) => l.id,
   }),
 );
 

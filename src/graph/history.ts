@@ -1,14 +1,24 @@
 /**
  * History (price spans as parallel arrays) and RetailerHistory; root fields `listingHistory` and
- * `productHistory`; the Listing field `history(store, from, to)` (issue 20), batched through the
- * request's `listingHistory` loader (src/context.ts). Spans oldest first; money in integer NZ
- * cents; days `YYYY-MM-DD` (NZ).
+ * `productHistory`; the Listing field `history(store, from, to)` (issue 20), batched through
+ * `listingHistoryLoader` below. Spans oldest first; money in integer NZ cents; days `YYYY-MM-DD`
+ * (NZ).
  */
 import { builder } from '../builder.js';
 import type { HistoryColumns } from '../domain/spans.js';
 import { BadRequest } from '../errors.js';
-import { clipHistory } from '../services/graph-relations.js';
+import { clipHistory, listingHistories, type HistoryKey } from '../services/graph-relations.js';
 import { listingHistory, productHistory, type RetailerHistory } from '../services/history.js';
+import { requestLoader } from './batch.js';
+
+/**
+ * A listing's price spans, national (store 0) or at one store (empty arrays when none), by (listing,
+ * store): every Listing.history of a request, aliases with other days included, in one read; the
+ * days are clipped afterwards.
+ */
+const listingHistoryLoader = requestLoader((keys: readonly HistoryKey[], ctx) => listingHistories(ctx.pool, keys), {
+  cacheKeyFn: (k) => `${k.listingId}:${k.storeId}`,
+});
 
 /** The History type (price spans as parallel arrays), also Listing.history's. */
 export const HistoryRef = builder.objectRef<HistoryColumns>('History').implement({
@@ -62,7 +72,7 @@ builder.prismaObjectField('Listing', 'history', (t) =>
     },
     resolve: async (l, { store, from, to }, ctx) => {
       if (from && to && from > to) throw new BadRequest(`from (${from}) is after to (${to})`);
-      const history = await ctx.loaders.listingHistory.load({ listingId: l.id, storeId: store ?? 0 });
+      const history = await listingHistoryLoader(ctx).load({ listingId: l.id, storeId: store ?? 0 });
       return from || to ? clipHistory(history, from ?? null, to ?? null) : history;
     },
   }),

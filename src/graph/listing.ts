@@ -1,15 +1,49 @@
 /**
  * Listing (one chain's product) with CurrentPrice, ListingStorePrice, DailyStats and the Unit enum;
  * root fields `searchListings` and `listing`. Per-listing prices, store prices, statistics and
- * panel sizes come from the request's dataloaders (src/context.ts), so lists cost a fixed number of
- * queries. Money in integer NZ cents; days `YYYY-MM-DD` (NZ).
+ * panel sizes are batched by the loaders defined here (the shared ones exported for the other types
+ * that show a listing's price: {@link currentPriceLoader}, {@link storeCountLoader}, {@link listingRowLoader}), so
+ * lists cost a fixed number of queries. Money in integer NZ cents; days `YYYY-MM-DD` (NZ).
  */
 import { builder } from '../builder.js';
+import type { Context } from '../context.js';
 import { isAvailable, lastSeen } from '../domain/listings.js';
 import { NotFound } from '../errors.js';
-import type { CurrentSpan, DailyStatsColumns, StorePrice } from '../services/prices.js';
+import type { Listing } from '../generated/prisma/client.js';
+import {
+  activeStoreCounts, currentNationalSpans, dailyStats, emptyStats, storePriceCounts, storePrices,
+  type CurrentSpan, type DailyStatsColumns, type StorePrice,
+} from '../services/prices.js';
+import type { SearchResultDeps } from '../services/search-results.js';
 import { LISTING_LIMIT, orderByIds, searchListingIds } from '../services/search.js';
+import { byId, requestLoader } from './batch.js';
 import { dayString } from './scalars.js';
+
+/**
+ * The latest national span of a listing (null when it has none), by listing id: one loader for
+ * every field that shows a listing's current price (Listing, Offer, StoreListing, perUnit, basket
+ * matches, search results).
+ */
+export const currentPriceLoader = requestLoader<number, CurrentSpan | null>(byId((ctx, ids) => currentNationalSpans(ctx.pool, ids), () => null));
+
+/** Number of active stores currently pricing a listing, by listing id (Listing.storeCount, Offer.stores). */
+export const storeCountLoader = requestLoader<number, number>(byId((ctx, ids) => storePriceCounts(ctx.pool, ids), () => 0));
+
+/**
+ * Active stores of a chain, by retailer id: the panel size a listing shows as `storesTotal`
+ * (Listing, Offer); 0 for a chain without stores.
+ */
+export const activeStoreCountLoader = requestLoader<number, number>(byId((ctx, ids) => activeStoreCounts(ctx.pool, ids), () => 0));
+
+/** Listing rows by id (null when unknown), for relations that find listings outside a Prisma query. */
+export const listingRowLoader = requestLoader<number, Listing | null>(
+  byId(async (ctx, ids) => new Map((await ctx.prisma.listing.findMany({ where: { id: { in: [...ids] } } })).map((l) => [l.id, l])), () => null),
+);
+
+/** What the search-result reads (src/services/search-results.ts) need: the handles and the request's {@link currentPriceLoader} loader. */
+export function searchResultDeps(ctx: Context): SearchResultDeps {
+  return { prisma: ctx.prisma, pool: ctx.pool, loaders: { currentPrice: currentPriceLoader(ctx) } };
+}
 
 /** Units of a listing's quantity. */
 export const UnitEnum = builder.enumType('Unit', { values: ['g', 'ml', 'each', 'm'] as const });
@@ -90,35 +124,37 @@ export const ListingRef = builder.prismaObject('Listing', {
     lastSeen: t.field({
       type: 'Day',
       description: 'Last day of the latest national span (else the first day seen).',
-      resolve: async (l, _args, ctx) => lastSeen(dayString(l.firstSeen), await ctx.loaders.currentPrice.load(l.id)),
+      resolve: async (l, _args, ctx) => lastSeen(dayString(l.firstSeen), await currentPriceLoader(ctx).load(l.id)),
     }),
     available: t.boolean({
       description: "Still on the retailer's site at the chain's last collection.",
-      resolve: async (l, _args, ctx) => isAvailable(l.available, await ctx.loaders.currentPrice.load(l.id)),
+      resolve: async (l, _args, ctx) => isAvailable(l.available, await currentPriceLoader(ctx).load(l.id)),
     }),
     current: t.field({
       type: CurrentPriceRef,
       nullable: true,
       description: 'Latest national span; null when never priced.',
-      resolve: (l, _args, ctx) => ctx.loaders.currentPrice.load(l.id),
+      resolve: (l, _args, ctx) => currentPriceLoader(ctx).load(l.id),
     }),
     storesTotal: t.int({
       description: 'Active stores the chain has in the panel.',
-      resolve: (l, _args, ctx) => ctx.loaders.activeStores.load(l.retailerId),
+      resolve: (l, _args, ctx) => activeStoreCountLoader(ctx).load(l.retailerId),
     }),
     storeCount: t.int({
       description: 'Active stores currently pricing the listing.',
-      resolve: (l, _args, ctx) => ctx.loaders.storeCount.load(l.id),
+      resolve: (l, _args, ctx) => storeCountLoader(ctx).load(l.id),
     }),
-    stores: t.field({
-      type: [ListingStorePriceRef],
+    stores: t.loadableList({
+      type: ListingStorePriceRef,
       description: 'Every active store pricing it at its latest collection, cheapest first.',
-      resolve: (l, _args, ctx) => ctx.loaders.storePrices.load(l.id),
+      load: byId((ctx, ids) => storePrices(ctx.pool, ids), (): StorePrice[] => []),
+      resolve: (l) => l.id,
     }),
-    stats: t.field({
+    stats: t.loadable({
       type: DailyStatsRef,
       description: "Daily store spread over the last 365 days up to the chain's latest collection.",
-      resolve: (l, _args, ctx) => ctx.loaders.stats.load(l.id),
+      load: byId((ctx, ids) => dailyStats(ctx.pool, ids), emptyStats),
+      resolve: (l) => l.id,
     }),
   }),
 });

@@ -4,16 +4,29 @@
  * `productStores`. Products are made by the matching worker, which also gives them their generic
  * (src/domain/kinds.ts); alternatives are the other products of that generic. `listings` is its
  * linked listings as a Relay connection (issue 20), read in one batched statement for every product.
+ * A product's facts, alternatives and store prices are batched by the loaders defined here (product
+ * rows by id, {@link productRowLoader}, exported for relations that find products outside a Prisma
+ * query); its offers' prices by the listing loaders of ./listing.ts.
  */
 import { builder } from '../builder.js';
 import { attributesOf } from '../domain/kinds.js';
 import { isAvailable, lastSeen, orderOffers } from '../domain/listings.js';
 import { NotFound } from '../errors.js';
-import type { ProductStorePrice } from '../services/product-prices.js';
-import type { ProductAlternative } from '../services/products.js';
+import type { Product } from '../generated/prisma/client.js';
+import { productStorePrices, type ProductStorePrice } from '../services/product-prices.js';
+import { productAlternatives, productFacts, type ProductAlternative, type ProductFacts } from '../services/products.js';
+import { byId, requestLoader } from './batch.js';
 import { checkForward, CONNECTION_SIZE } from './connections.js';
-import { CurrentPriceRef } from './listing.js';
+import { activeStoreCountLoader, CurrentPriceRef, currentPriceLoader, storeCountLoader } from './listing.js';
 import { dayString } from './scalars.js';
+
+/** Facts derived from a product's linked listings (null for an unknown product), by product id: read by eight Product fields. */
+const productFactsLoader = requestLoader<number, ProductFacts | null>(byId((ctx, ids) => productFacts(ctx.pool, ids), () => null));
+
+/** Product rows by id (null when unknown), for relations that find products outside a Prisma query. */
+export const productRowLoader = requestLoader<number, Product | null>(
+  byId(async (ctx, ids) => new Map((await ctx.prisma.product.findMany({ where: { id: { in: [...ids] } } })).map((p) => [p.id, p])), () => null),
+);
 
 const AlternativeRef = builder.objectRef<ProductAlternative>('Alternative').implement({
   description: 'Another product in the same generic.',
@@ -70,23 +83,23 @@ const OfferRef = builder.prismaObject('Listing', {
     confidence: t.float({ description: 'Link confidence, 0 to 1.', resolve: (l) => l.linkConfidence ?? 0 }),
     locked: t.exposeBoolean('linkLocked', { description: 'Pinned by a curator.' }),
     available: t.boolean({
-      resolve: async (l, _args, ctx) => isAvailable(l.available, await ctx.loaders.currentPrice.load(l.id)),
+      resolve: async (l, _args, ctx) => isAvailable(l.available, await currentPriceLoader(ctx).load(l.id)),
     }),
     lastSeen: t.field({
       type: 'Day',
-      resolve: async (l, _args, ctx) => lastSeen(dayString(l.firstSeen), await ctx.loaders.currentPrice.load(l.id)),
+      resolve: async (l, _args, ctx) => lastSeen(dayString(l.firstSeen), await currentPriceLoader(ctx).load(l.id)),
     }),
     current: t.field({
       type: CurrentPriceRef,
       nullable: true,
       description: 'Latest national span (price, promotion, day).',
-      resolve: (l, _args, ctx) => ctx.loaders.currentPrice.load(l.id),
+      resolve: (l, _args, ctx) => currentPriceLoader(ctx).load(l.id),
     }),
     stores: t.int({
       description: 'Active stores pricing it at their latest collection (0 for a national-only chain).',
-      resolve: (l, _args, ctx) => ctx.loaders.storeCount.load(l.id),
+      resolve: (l, _args, ctx) => storeCountLoader(ctx).load(l.id),
     }),
-    storesTotal: t.int({ resolve: (l, _args, ctx) => ctx.loaders.activeStores.load(l.retailerId) }),
+    storesTotal: t.int({ resolve: (l, _args, ctx) => activeStoreCountLoader(ctx).load(l.retailerId) }),
     origin: t.string({ nullable: true, description: 'Country-of-origin statement (not collected yet).', resolve: () => null }),
     packageType: t.string({ nullable: true, description: 'Package type (not collected yet).', resolve: () => null }),
   }),
@@ -104,27 +117,27 @@ export const ProductRef = builder.prismaObject('Product', {
     brandParent: t.exposeString('brandParent', { nullable: true, description: 'Parent brand of a sub-brand.' }),
     image: t.string({
       nullable: true,
-      resolve: async (p, _args, ctx) => p.image ?? (await ctx.loaders.productFacts.load(p.id))?.image ?? null,
+      resolve: async (p, _args, ctx) => p.image ?? (await productFactsLoader(ctx).load(p.id))?.image ?? null,
     }),
-    weighable: t.boolean({ resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.weighable ?? false }),
-    qty: t.float({ nullable: true, resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.qty ?? null }),
-    unit: t.string({ nullable: true, resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.unit ?? null }),
+    weighable: t.boolean({ resolve: async (p, _args, ctx) => (await productFactsLoader(ctx).load(p.id))?.weighable ?? false }),
+    qty: t.float({ nullable: true, resolve: async (p, _args, ctx) => (await productFactsLoader(ctx).load(p.id))?.qty ?? null }),
+    unit: t.string({ nullable: true, resolve: async (p, _args, ctx) => (await productFactsLoader(ctx).load(p.id))?.unit ?? null }),
     packCount: t.int({
       nullable: true,
-      resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.pack_count ?? null,
+      resolve: async (p, _args, ctx) => (await productFactsLoader(ctx).load(p.id))?.pack_count ?? null,
     }),
     retailers: t.int({
       description: 'Chains that sell it.',
-      resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.retailers ?? 0,
+      resolve: async (p, _args, ctx) => (await productFactsLoader(ctx).load(p.id))?.retailers ?? 0,
     }),
     gtins: t.field({
       type: ['SafeInt'],
       description: 'Barcodes seen.',
-      resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.gtins ?? [],
+      resolve: async (p, _args, ctx) => (await productFactsLoader(ctx).load(p.id))?.gtins ?? [],
     }),
     aliases: t.stringList({
       description: 'Other names it is searched by: the names its linked listings carry at each chain.',
-      resolve: async (p, _args, ctx) => (await ctx.loaders.productFacts.load(p.id))?.aliases ?? [],
+      resolve: async (p, _args, ctx) => (await productFactsLoader(ctx).load(p.id))?.aliases ?? [],
     }),
     genericId: t.int({ nullable: true, description: 'The generic (kind, variant and size) it belongs to.', select: GENERIC_SELECT, resolve: (p) => p.generic?.id ?? null }),
     genericLabel: t.string({ nullable: true, description: 'Label of the generic, e.g. "Beef mince, lean, 500 g".', select: GENERIC_SELECT, resolve: (p) => p.generic?.label ?? null }),
@@ -153,7 +166,7 @@ export const ProductRef = builder.prismaObject('Product', {
       description: 'One per linked listing, available and cheapest first.',
       select: (_args, _ctx, nestedSelection) => ({ listings: nestedSelection({ orderBy: { id: 'asc' } }) }),
       resolve: async (p, _args, ctx) =>
-        orderOffers(p.listings, await Promise.all(p.listings.map((l) => ctx.loaders.currentPrice.load(l.id)))),
+        orderOffers(p.listings, await Promise.all(p.listings.map((l) => currentPriceLoader(ctx).load(l.id)))),
     }),
     listings: t.relatedConnection('listings', {
       description: `Its linked listings (one per chain, or more), by id. first: 0 to ${CONNECTION_SIZE.max} (default ${CONNECTION_SIZE.default}); after: a cursor of the previous page.`,
@@ -166,10 +179,11 @@ export const ProductRef = builder.prismaObject('Product', {
         return { orderBy: { id: 'asc' } };
       },
     }),
-    alternatives: t.field({
-      type: [AlternativeRef],
+    alternatives: t.loadableList({
+      type: AlternativeRef,
       description: 'Up to 16 other products in the same generic, cheapest current shelf price first, own_brand flagged.',
-      resolve: (p, _args, ctx) => ctx.loaders.productAlternatives.load(p.id),
+      load: byId((ctx, ids) => productAlternatives(ctx.pool, ids), (): ProductAlternative[] => []),
+      resolve: (p) => p.id,
     }),
   }),
 });
@@ -207,11 +221,12 @@ const ProductStorePriceRef = builder.objectRef<ProductStorePrice>('ProductStoreP
 });
 
 builder.queryField('productStores', (t) =>
-  t.field({
-    type: [ProductStorePriceRef],
+  t.loadableList({
+    type: ProductStorePriceRef,
     description:
       'Every active store pricing the product at its latest collection, once each (the cheaper listing wins), cheapest first. Empty when no store prices it or the product is unknown.',
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, { id }, ctx) => ctx.loaders.productStores.load(id),
+    load: byId((ctx, ids) => productStorePrices(ctx.pool, ids), (): ProductStorePrice[] => []),
+    resolve: (_root, { id }) => id,
   }),
 );

@@ -4,7 +4,7 @@
  * Reads are in src/services/retailer-browse.ts (a derived view written by
  * workers/views/categories.ts); the page's listings are the Listing type, so a persisted document
  * builds its ListingCards with the shared ListingCardFields fragment, their prices coming from the
- * request's dataloaders (src/context.ts), and `retailer` is the Retailer type.
+ * loaders of ./listing.ts, and `retailer` is the Retailer type.
  */
 import { builder } from '../builder.js';
 import { BROWSE_LIMIT, browseRetailer, type CategoryCount, type RetailerBrowsePage } from '../services/retailer-browse.js';

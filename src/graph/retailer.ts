@@ -2,16 +2,28 @@
  * Retailer (a chain) and the root field `retailers`; the ListingFilter input. A chain's stores and
  * listings are Relay connections (issue 20: the graph for dashboards): the stores (a few hundred a
  * chain) through plugin-prisma, batched with the chains in one statement; the listings (tens of
- * thousands a chain) through the request's `chainListings` loader, an id-keyset page per chain in
- * one statement for every chain (src/services/graph-relations.ts). Their sizes are `storeCount` and
- * `listingCount`.
+ * thousands a chain) through `chainListingsLoader` below, an id-keyset page per chain in one
+ * statement for every chain (src/services/graph-relations.ts), its rows through ./listing.ts
+ * `listingRowLoader`. Their sizes are `storeCount` and `listingCount`.
  */
 import { builder } from '../builder.js';
 import { BadRequest } from '../errors.js';
+import { chainListingCounts, chainListingPages, type ChainListingsKey } from '../services/graph-relations.js';
 import { MAX_QUERY_LENGTH } from '../services/search.js';
 import { likeLiteral } from '../services/stores.js';
+import { requestLoader } from './batch.js';
 import { checkForward, connectionPage, CONNECTION_SIZE, pageSize, parseKeyCursor } from './connections.js';
-import { ListingRef } from './listing.js';
+import { ListingRef, listingRowLoader } from './listing.js';
+
+/** A page of a chain's listings in id order, by (chain, filter, first, after): every chain's page of a request in one statement. */
+const chainListingsLoader = requestLoader((keys: readonly ChainListingsKey[], ctx) => chainListingPages(ctx.pool, keys), {
+  cacheKeyFn: (k) => JSON.stringify([k.retailerId, k.q, k.brand, k.available, k.linked, k.first, k.after]),
+});
+
+/** How many of a chain's listings match a filter, by (chain, filter; paging ignored): every asked count of a request in one statement. */
+const chainListingCountLoader = requestLoader((keys: readonly ChainListingsKey[], ctx) => chainListingCounts(ctx.pool, keys), {
+  cacheKeyFn: (k) => JSON.stringify([k.retailerId, k.q, k.brand, k.available, k.linked]),
+});
 
 /** Filters of Retailer.listings. */
 export interface ListingFilterShape {
@@ -84,14 +96,14 @@ builder.prismaObject('Retailer', {
           checkForward(args);
           const after = parseKeyCursor('id', args.after);
           const key = { retailerId: retailer.id, ...listingFilterKey(args.filter), first: pageSize(args), after };
-          const page = await ctx.loaders.chainListings.load(key);
-          const rows = await ctx.loaders.listingRow.loadMany(page.ids);
+          const page = await chainListingsLoader(ctx).load(key);
+          const rows = await listingRowLoader(ctx).loadMany(page.ids);
           const nodes = page.ids.flatMap((id, i) => {
             const node = rows[i];
             if (node instanceof Error) throw node;
             return node ? [{ key: id, node }] : [];
           });
-          return { ...connectionPage(nodes, 'id', after, page.hasNextPage), count: () => ctx.loaders.chainListingCount.load(key) };
+          return { ...connectionPage(nodes, 'id', after, page.hasNextPage), count: () => chainListingCountLoader(ctx).load(key) };
         },
       },
       {

@@ -8,7 +8,7 @@
 import { builder } from '../builder.js';
 import type { PricedSuggestion, ProductGroup } from '../domain/search-results.js';
 import type { SuggestionHit } from '../search/backend.js';
-import { ListingRef } from './listing.js';
+import { ListingRef, searchResultDeps } from './listing.js';
 import { PRODUCT_LIMIT, searchProductGroups, suggestions, SUGGEST_LIMIT } from '../services/search.js';
 import { pricedSuggestions, productGroupByGtin, productGroups, type OfferRow } from '../services/search-results.js';
 
@@ -52,7 +52,7 @@ builder.queryFields((t) => ({
       retailer: t.arg.string({ description: "Retailer slug: rank only that chain's catalogue (offers still show every chain); unknown gives BAD_REQUEST." }),
       limit: t.arg.int({ defaultValue: PRODUCT_LIMIT.default, description: '1 to 100.' }),
     },
-    resolve: async (_root, args, ctx) => productGroups(ctx, await searchProductGroups(ctx, args)),
+    resolve: async (_root, args, ctx) => productGroups(searchResultDeps(ctx), await searchProductGroups(ctx, args)),
   }),
   suggest: t.field({
     type: [SuggestionRef],
@@ -61,13 +61,13 @@ builder.queryFields((t) => ({
       q: t.arg.string({ required: true, description: '1 to 100 characters.' }),
       limit: t.arg.int({ defaultValue: SUGGEST_LIMIT.default, description: '1 to 12.' }),
     },
-    resolve: async (_root, args, ctx) => pricedSuggestions(ctx, await suggestions(ctx, args)),
+    resolve: async (_root, args, ctx) => pricedSuggestions(searchResultDeps(ctx), await suggestions(ctx, args)),
   }),
   gtin: t.field({
     type: ProductGroupRef,
     nullable: true,
     description: 'Exact barcode lookup (up to 14 digits; leading zeros and non-digits ignored); NOT_FOUND when unknown.',
     args: { gtin: t.arg.string({ required: true }) },
-    resolve: (_root, { gtin }, ctx) => productGroupByGtin(ctx, gtin),
+    resolve: (_root, { gtin }, ctx) => productGroupByGtin(searchResultDeps(ctx), gtin),
   }),
 }));

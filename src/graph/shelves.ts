@@ -5,22 +5,29 @@
  * its best offer and per-unit price), the ShelfSort enum; root fields `shelves` and `shelf`; and the
  * Listing and Product fields `shelf` and `perUnit`. The directory is src/domain/shelves.ts, the rows
  * the shelves view (src/services/shelves.ts); counts, shelves of generics, products' view rows and
- * prices come from the request's dataloaders (src/context.ts), so nested selections cost a fixed
- * number of statements. A page is read by the root field only (one statement). A shelf's linked
+ * pages come from the loaders defined here (prices and rows from those of ./listing.ts and
+ * ./product.ts), cached per request, so nested selections cost a fixed number of statements. A page is read by the root field only (one statement). A shelf's linked
  * products are also a Relay connection (`products`, issue 20), a page of every requested shelf in
  * one statement; its size is `productCount`.
  */
+import { createContextCache } from '@pothos/core';
+import DataLoader from 'dataloader';
 import { builder } from '../builder.js';
+import type { Context } from '../context.js';
 import type { ProductGroup } from '../domain/search-results.js';
 import { crumbs, children, getShelf, shelfSet, type Shelf } from '../domain/shelves.js';
 import { measureOfListing, unitPrice } from '../domain/unit-price.js';
 import { NotFound } from '../errors.js';
+import { shelfProductPages, type ShelfProductsKey } from '../services/graph-relations.js';
 import { productGroups, type OfferRow } from '../services/search-results.js';
 import { MAX_QUERY_LENGTH } from '../services/search.js';
 import {
+  genericShelves,
   listShelves,
+  productShelfRows,
   SHELF_LIMIT,
   SHELF_SORTS,
+  shelfCounts,
   shelfPage,
   type ShelfBest,
   type ShelfKindFacet,
@@ -28,9 +35,31 @@ import {
   type ShelfPageResult,
   type ShelfRetailerFacet,
 } from '../services/shelves.js';
+import { byId, requestLoader } from './batch.js';
 import { checkForward, connectionPage, CONNECTION_SIZE, pageSize, parseKeyCursor } from './connections.js';
-import { ListingRef } from './listing.js';
-import { ProductRef } from './product.js';
+import { currentPriceLoader, ListingRef, searchResultDeps } from './listing.js';
+import { ProductRef, productRowLoader } from './product.js';
+
+/**
+ * Products on a shelf (its sub-shelves included), by shelf slug; 0 without a row. The whole (small)
+ * `shelf_count` table is read once per request, whatever the depth of the selection (Shelf.productCount,
+ * the root `shelves`).
+ */
+const shelfProductCountLoader = createContextCache((ctx: Context) => {
+  let counts: Promise<Map<string, number>> | undefined;
+  return new DataLoader<string, number>(async (slugs) => {
+    const all = await (counts ??= shelfCounts(ctx.pool));
+    return slugs.map((s) => all.get(s) ?? 0);
+  });
+});
+
+/** The leaf shelf slug of a generic's kind, by generic id; null without one (Listing.shelf, Listing.perUnit, Product.shelf). */
+const genericShelfLoader = requestLoader<number, string | null>(byId((ctx, ids) => genericShelves(ctx.pool, ids), () => null));
+
+/** A page of a shelf's linked products in the popular order, by (slug, first, after): every shelf's page of a request in one statement. */
+const shelfProductPageLoader = requestLoader((keys: readonly ShelfProductsKey[], ctx) => shelfProductPages(ctx.pool, keys), {
+  cacheKeyFn: (k) => `${k.slug}:${k.first}:${k.after}`,
+});
 
 /** The ShelfSort enum (api-spec ShelfPage params.sort). */
 export const ShelfSortEnum = builder.enumType('ShelfSort', {
@@ -51,7 +80,7 @@ ShelfRef.implement({
     parent: t.exposeString('parent', { nullable: true, description: 'Parent shelf slug; null at a department.' }),
     productCount: t.int({
       description: 'Products with a current offer on the shelf or below it (the shelves view, recomputed at most every ten minutes).',
-      resolve: (s, _args, ctx) => ctx.loaders.shelfProducts.load(s.slug),
+      resolve: (s, _args, ctx) => shelfProductCountLoader(ctx).load(s.slug),
     }),
     products: t.connection({
       type: ProductRef,
@@ -60,8 +89,8 @@ ShelfRef.implement({
       resolve: async (s, args, ctx) => {
         checkForward(args);
         const after = parseKeyCursor('rank', args.after);
-        const page = await ctx.loaders.shelfProductPage.load({ slug: s.slug, leaves: shelfSet(s.slug), first: pageSize(args), after });
-        const rows = await ctx.loaders.productRow.loadMany(page.products.map((p) => p.productId));
+        const page = await shelfProductPageLoader(ctx).load({ slug: s.slug, leaves: shelfSet(s.slug), first: pageSize(args), after });
+        const rows = await productRowLoader(ctx).loadMany(page.products.map((p) => p.productId));
         const nodes = page.products.flatMap((p, i) => {
           const node = rows[i];
           if (node instanceof Error) throw node;
@@ -159,7 +188,7 @@ const ShelfPageRef = builder.objectRef<ShelfPageResult>('ShelfPage').implement({
       type: [ShelfProductRef],
       resolve: async (p, _args, ctx) => {
         const groups = await productGroups(
-          ctx,
+          searchResultDeps(ctx),
           p.products.map((x) => ({ productId: x.productId, listingIds: x.listingId === null ? [] : [x.listingId] })),
         );
         const byKey = new Map(groups.map((g) => [g.productId === null ? `l${g.offers[0]?.id}` : `p${g.productId}`, g]));
@@ -178,7 +207,7 @@ builder.queryFields((t) => ({
     description:
       'The shelf directory: departments first (most products first, then label), then aisles by department, then sub-shelves by aisle (each most products first). With q, the one shelf a category word names (label or alias; case, accents and plurals ignored) or none. BAD_REQUEST for q over 100 characters.',
     args: { q: t.arg.string({ description: 'A category word; at most 100 characters.' }) },
-    resolve: (_root, { q }, ctx) => listShelves(q, (slug) => ctx.loaders.shelfProducts.load(slug)),
+    resolve: (_root, { q }, ctx) => listShelves(q, (slug) => shelfProductCountLoader(ctx).load(slug)),
   }),
   shelf: t.field({
     type: ShelfPageRef,
@@ -200,9 +229,9 @@ builder.queryFields((t) => ({
 }));
 
 /** The leaf shelf of a generic (its kind's), through the request's loader; null without one. */
-async function shelfOfGeneric(genericId: number | null, ctx: { loaders: { genericShelf: { load(id: number): Promise<string | null> } } }): Promise<Shelf | null> {
+async function shelfOfGeneric(genericId: number | null, ctx: Context): Promise<Shelf | null> {
   if (genericId === null) return null;
-  const slug = await ctx.loaders.genericShelf.load(genericId);
+  const slug = await genericShelfLoader(ctx).load(genericId);
   return slug === null ? null : getShelf(slug);
 }
 
@@ -217,7 +246,7 @@ builder.prismaObjectFields('Listing', (t) => ({
     nullable: true,
     description: "Its current national shelf price per its shelf's compare unit, cents (to a hundredth); null without a shelf, a price or a size in that unit.",
     resolve: async (l, _args, ctx) => {
-      const [shelf, current] = await Promise.all([shelfOfGeneric(l.genericId, ctx), ctx.loaders.currentPrice.load(l.id)]);
+      const [shelf, current] = await Promise.all([shelfOfGeneric(l.genericId, ctx), currentPriceLoader(ctx).load(l.id)]);
       if (!shelf?.compareUnit || !current) return null;
       return unitPrice(current.price, measureOfListing(l), shelf.compareUnit);
     },
@@ -231,10 +260,16 @@ builder.prismaObjectFields('Product', (t) => ({
     description: "The leaf shelf its generic's kind sits on; null without one.",
     resolve: (p, _args, ctx) => shelfOfGeneric(p.genericId, ctx),
   }),
-  perUnit: t.float({
+  perUnit: t.loadable({
+    type: 'Float',
     nullable: true,
     description:
       "Its best admitted offer (specials, club prices and multibuy rates count) per its shelf's compare unit, cents (to a hundredth), from the shelves view; null when it has no current offer or no size in that unit.",
-    resolve: async (p, _args, ctx) => (await ctx.loaders.productShelf.load(p.id))?.per_unit ?? null,
+    // Its row in the shelves view (null when not on a shelf), every product of the request in one statement.
+    load: async (ids: number[], ctx) => {
+      const rows = await productShelfRows(ctx.pool, ids);
+      return ids.map((id) => rows.get(id)?.per_unit ?? null);
+    },
+    resolve: (p) => p.id,
   }),
 }));

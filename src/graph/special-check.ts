@@ -4,12 +4,16 @@
  * and lowest prices, a shelf-price rise shortly before, a verdict), the SpecialVerdict enum, the
  * Deal field `check` and the Listing field `specialChecks`. Rules in src/domain/special-check.ts;
  * rows precomputed by the derived-views worker and read in one batched statement per request
- * (src/services/special-check.ts, the `specialChecks` dataloader of src/context.ts).
+ * (src/services/special-check.ts, through `specialChecksLoader` below, shared by both fields).
  */
 import { builder } from '../builder.js';
 import { SPECIAL_VERDICTS, type ShelfRise } from '../domain/special-check.js';
-import type { SpecialCheckRow } from '../services/special-check.js';
+import { listingSpecialChecks, type SpecialCheckRow } from '../services/special-check.js';
+import { byId, requestLoader } from './batch.js';
 import { DealKindEnum, DealRef } from './deals.js';
+
+/** A listing's special checks (one per deal it is on, in deal-kind order; empty when none), by listing id: Deal.check and Listing.specialChecks. */
+const specialChecksLoader = requestLoader<number, SpecialCheckRow[]>(byId((ctx, ids) => listingSpecialChecks(ctx.pool, ids), () => []));
 
 /** The SpecialVerdict enum, in the order the verdicts are tried. */
 export const SpecialVerdictEnum = builder.enumType('SpecialVerdict', {
@@ -60,7 +64,7 @@ builder.objectField(DealRef, 'check', (t) =>
     type: SpecialCheckRef,
     nullable: true,
     description: "This promotion against the listing's history before it started; null until the derived views have checked it.",
-    resolve: async (d, _args, ctx) => (await ctx.loaders.specialChecks.load(d.listing_id)).find((c) => c.kind === d.kind) ?? null,
+    resolve: async (d, _args, ctx) => (await specialChecksLoader(ctx).load(d.listing_id)).find((c) => c.kind === d.kind) ?? null,
   }),
 );
 
@@ -68,6 +72,6 @@ builder.prismaObjectField('Listing', 'specialChecks', (t) =>
   t.field({
     type: [SpecialCheckRef],
     description: 'Each current promotion (one per deal kind) against the listing\'s history before it started; empty when it is on no deal.',
-    resolve: (l, _args, ctx) => ctx.loaders.specialChecks.load(l.id),
+    resolve: (l, _args, ctx) => specialChecksLoader(ctx).load(l.id),
   }),
 );

@@ -2,11 +2,13 @@
  * Spread (a chain's daily store spread of a product as parallel arrays) and RetailerSpread; root
  * field `productSpread`. Days oldest first, `YYYY-MM-DD` (NZ); money in integer NZ cents. How the
  * statistics of several listings of one chain combine is documented at productSpreads
- * (src/services/product-prices.ts).
+ * (src/services/product-prices.ts). `productSpread` is a loadable field: every product of a request
+ * (aliases) in one statement.
  */
 import { builder } from '../builder.js';
 import type { DailyStatsColumns } from '../services/prices.js';
-import type { RetailerSpread } from '../services/product-prices.js';
+import { productSpreads, type RetailerSpread } from '../services/product-prices.js';
+import { byId } from './batch.js';
 
 const SpreadRef = builder.objectRef<DailyStatsColumns>('Spread').implement({
   description: "Daily minimum, median and maximum store shelf price of a product at one chain, as parallel arrays (oldest day first).",
@@ -28,11 +30,12 @@ const RetailerSpreadRef = builder.objectRef<RetailerSpread>('RetailerSpread').im
 });
 
 builder.queryField('productSpread', (t) =>
-  t.field({
-    type: [RetailerSpreadRef],
+  t.loadableList({
+    type: RetailerSpreadRef,
     description:
       "Daily store spread of a product over the last 365 days (up to each chain's latest collection), one entry per chain (slug order). Empty when nothing linked has store statistics or the product is unknown.",
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, { id }, ctx) => ctx.loaders.productSpread.load(id),
+    load: byId((ctx, ids) => productSpreads(ctx.pool, ids), (): RetailerSpread[] => []),
+    resolve: (_root, { id }) => id,
   }),
 );

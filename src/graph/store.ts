@@ -2,19 +2,31 @@
  * Store (one shop of a chain's price panel) with its price level, groups, extremes, spread, deals,
  * listings and level series; StoreGroupLevel, StoreListing, RatioBin, StoreListingPage and
  * StoreLevelSeries; the UrbanClass enum; root fields `stores` and `store`. Levels and counts come
- * from the derived views (src/services/store-levels.ts) through the request's dataloaders
- * (src/context.ts), so any number of stores costs a fixed number of statements. Money in integer NZ
- * cents; days `YYYY-MM-DD` (NZ).
+ * from the derived views (src/services/store-levels.ts) through the loaders defined here (one per
+ * view read, cached per request), so any number of stores costs a fixed number of statements.
+ * Money in integer NZ cents; days `YYYY-MM-DD` (NZ).
  */
 import { builder } from '../builder.js';
 import { isAvailable } from '../domain/listings.js';
 import { NotFound } from '../errors.js';
 import {
-  checkLevelWindow, STORE_LEVEL_WINDOW, STORE_LISTING_LIMIT, storeListingsKey,
-  type GroupLevel, type StoreLevels, type StoreListingRow, type StoreListingsPage,
+  checkLevelWindow, emptyPanel, STORE_LEVEL_WINDOW, STORE_LISTING_LIMIT, storeDeals, storeExtremes, storeLevelSeries,
+  storeListingPages, storeListingsKey, storePanels,
+  type GroupLevel, type StoreExtremes, type StoreLevels, type StoreLevelsKey, type StoreListingRow, type StoreListingsKey,
+  type StoreListingsPage, type StorePanelRow,
 } from '../services/store-levels.js';
 import { STORE_ORDER, URBAN_CLASSES, storeWhere } from '../services/stores.js';
+import { byId, requestLoader } from './batch.js';
+import { currentPriceLoader } from './listing.js';
 import { dayString } from './scalars.js';
+
+/** A store's current panel (store_level: level, counts, groups, spread), by store id; zeros when the view has no row. Read by ten Store fields. */
+const storePanelLoader = requestLoader<number, StorePanelRow>(byId((ctx, ids) => storePanels(ctx.pool, ids), emptyPanel));
+
+/** A store's eight biggest markups and markdowns against its chain's national median, by store id (Store.dearer, Store.cheaper). */
+const storeExtremesLoader = requestLoader<number, StoreExtremes>(
+  byId((ctx, ids) => storeExtremes(ctx.pool, ids), () => ({ dearer: [], cheaper: [] })),
+);
 
 /** Urban class of a store's town. */
 export const UrbanClassEnum = builder.enumType('UrbanClass', { values: URBAN_CLASSES });
@@ -43,7 +55,7 @@ export const StoreListingRef = builder.objectRef<StoreListingRow>('StoreListing'
     productId: t.exposeInt('product_id', { nullable: true, description: 'Cross-chain product once linked.' }),
     available: t.boolean({
       description: "Still on the retailer's site at the chain's last collection.",
-      resolve: async (r, _args, ctx) => isAvailable(r.available_flag, await ctx.loaders.currentPrice.load(r.id)),
+      resolve: async (r, _args, ctx) => isAvailable(r.available_flag, await currentPriceLoader(ctx).load(r.id)),
     }),
     day: t.expose('day', { type: 'Day', description: 'Day of the store observation.' }),
     price: t.exposeInt('price', { description: 'Shelf price at the store, cents.' }),
@@ -111,7 +123,7 @@ builder.prismaObject('Store', {
       description: "Latest day with prices: the day of the store's level panel; before the views are built, its last collection day.",
       select: { lastDay: true },
       resolve: async (store, _args, ctx) => {
-        const panel = await ctx.loaders.storePanel.load(store.id);
+        const panel = await storePanelLoader(ctx).load(store.id);
         if (panel.found) return panel.day;
         return store.lastDay === null ? null : dayString(store.lastDay);
       },
@@ -119,55 +131,56 @@ builder.prismaObject('Store', {
     level: t.float({
       nullable: true,
       description: "Basket price level vs the chain's national median (1.03 = 3 % dearer); null under 20 priced basket items.",
-      resolve: async (store, _args, ctx) => (await ctx.loaders.storePanel.load(store.id)).level,
+      resolve: async (store, _args, ctx) => (await storePanelLoader(ctx).load(store.id)).level,
     }),
     nItems: t.int({
       description: 'Basket items the level is computed from.',
-      resolve: async (store, _args, ctx) => (await ctx.loaders.storePanel.load(store.id)).n_items,
+      resolve: async (store, _args, ctx) => (await storePanelLoader(ctx).load(store.id)).n_items,
     }),
     club: t.int({
       description: 'Club-price promotions this week.',
-      resolve: async (store, _args, ctx) => (await ctx.loaders.storePanel.load(store.id)).club,
+      resolve: async (store, _args, ctx) => (await storePanelLoader(ctx).load(store.id)).club,
     }),
     sale: t.int({
       description: 'Specials this week.',
-      resolve: async (store, _args, ctx) => (await ctx.loaders.storePanel.load(store.id)).sale,
+      resolve: async (store, _args, ctx) => (await storePanelLoader(ctx).load(store.id)).sale,
     }),
     multibuy: t.int({
       description: 'Multibuys this week.',
-      resolve: async (store, _args, ctx) => (await ctx.loaders.storePanel.load(store.id)).multibuy,
+      resolve: async (store, _args, ctx) => (await storePanelLoader(ctx).load(store.id)).multibuy,
     }),
     groups: t.field({
       type: [StoreGroupLevelRef],
       description: 'Level of each basket group with a level at the store, in basket group order.',
-      resolve: async (store, _args, ctx) => (await ctx.loaders.storePanel.load(store.id)).groups,
+      resolve: async (store, _args, ctx) => (await storePanelLoader(ctx).load(store.id)).groups,
     }),
     spread: t.field({
       type: [RatioBinRef],
       description: 'Histogram of shelf price ÷ national median over every listing priced at the store: all 22 bins, bucket 0 first.',
-      resolve: async (store, _args, ctx) => (await ctx.loaders.storePanel.load(store.id)).spread.map((n, bucket) => ({ bucket, n })),
+      resolve: async (store, _args, ctx) => (await storePanelLoader(ctx).load(store.id)).spread.map((n, bucket) => ({ bucket, n })),
     }),
     listingsPriced: t.int({
       description: 'Listings priced at the store (the spread counts them).',
-      resolve: async (store, _args, ctx) => (await ctx.loaders.storePanel.load(store.id)).listings_priced,
+      resolve: async (store, _args, ctx) => (await storePanelLoader(ctx).load(store.id)).listings_priced,
     }),
     dearer: t.field({
       type: [StoreListingRef],
       description: "The eight biggest markups against the chain's national median (ratio above 1, highest first).",
-      resolve: async (store, _args, ctx) => (await ctx.loaders.storeExtremes.load(store.id)).dearer,
+      resolve: async (store, _args, ctx) => (await storeExtremesLoader(ctx).load(store.id)).dearer,
     }),
     cheaper: t.field({
       type: [StoreListingRef],
       description: "The eight biggest markdowns against the chain's national median (ratio below 1, lowest first).",
-      resolve: async (store, _args, ctx) => (await ctx.loaders.storeExtremes.load(store.id)).cheaper,
+      resolve: async (store, _args, ctx) => (await storeExtremesLoader(ctx).load(store.id)).cheaper,
     }),
-    deals: t.field({
-      type: [StoreListingRef],
+    deals: t.loadableList({
+      type: StoreListingRef,
       description:
         'Current deals at the store: listings priced there this week on a special, club price or multibuy cheaper per unit than the shelf price; biggest saving (share of the shelf price) first, at most 24.',
-      resolve: (store, _args, ctx) => ctx.loaders.storeDeals.load(store.id),
+      load: byId((ctx, ids) => storeDeals(ctx.pool, ids), (): StoreListingRow[] => []),
+      resolve: (store) => store.id,
     }),
-    listings: t.field({
+    listings: t.loadable({
       type: StoreListingPageRef,
       description: "Listings priced at the store this week with the chain's national median and the ratio, dearest against the median first (then listing id).",
       args: {
@@ -175,9 +188,12 @@ builder.prismaObject('Store', {
         limit: t.arg.int({ defaultValue: STORE_LISTING_LIMIT.default, description: `${STORE_LISTING_LIMIT.min} to ${STORE_LISTING_LIMIT.max}.` }),
         offset: t.arg.int({ defaultValue: 0, description: 'At least 0.' }),
       },
-      resolve: (store, args, ctx) => ctx.loaders.storeListings.load(storeListingsKey(store.id, args)),
+      // One page per (store, q, limit, offset): every page of the request, aliases included, in one statement.
+      load: (keys: StoreListingsKey[], ctx) => storeListingPages(ctx.pool, keys),
+      loaderOptions: { cacheKeyFn: (k) => JSON.stringify([k.storeId, k.q, k.limit, k.offset]) },
+      resolve: (store, args) => storeListingsKey(store.id, args),
     }),
-    levelSeries: t.field({
+    levelSeries: t.loadable({
       type: StoreLevelSeriesRef,
       description: "Daily basket level over the `days` calendar days ending at the store's last computed day (not today).",
       args: {
@@ -186,8 +202,9 @@ builder.prismaObject('Store', {
           description: `${STORE_LEVEL_WINDOW.min} to ${STORE_LEVEL_WINDOW.max}.`,
         }),
       },
-      resolve: (store, args, ctx) =>
-        ctx.loaders.storeLevelSeries.load({ storeId: store.id, days: checkLevelWindow(args.days ?? STORE_LEVEL_WINDOW.default) }),
+      load: (keys: StoreLevelsKey[], ctx) => storeLevelSeries(ctx.pool, keys),
+      loaderOptions: { cacheKeyFn: (k) => `${k.storeId}:${k.days}` },
+      resolve: (store, args) => ({ storeId: store.id, days: checkLevelWindow(args.days ?? STORE_LEVEL_WINDOW.default) }),
     }),
   }),
 });
