@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { ExpectedError } from './errors.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -42,7 +43,12 @@ const schema = z.object({
    * also runs them first.
    */
   INDEX_CRON: z.string().min(1).default('*/10 * * * *'),
-  /** Import the real data into an empty database on start. */
+  /**
+   * `true`: `npm start` also starts the worker process (`npm run worker -- start`) and supervises
+   * it, restarting it with backoff when it dies; `false`: the API alone (run the worker elsewhere).
+   */
+  START_WORKER: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
+  /** Import the real data into an empty database when the worker process starts. */
   IMPORT_ON_START: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
   /**
    * `production` (the default, so `npm start` never shows internals); `development` adds the
@@ -148,7 +154,7 @@ const schema = z.object({
 export type Env = z.infer<typeof schema>;
 
 /** Thrown when the environment does not validate; `message` lists every problem. */
-export class ConfigError extends Error {}
+export class ConfigError extends ExpectedError {}
 
 /**
  * Parses and validates configuration from `source` (default `process.env`).

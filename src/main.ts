@@ -1,20 +1,18 @@
 /**
  * Service entry point (`npm start`): validate configuration, open the database (when DATABASE_URL
- * is unset, the embedded PostgreSQL of EMBEDDED_PG_DIR: the one a worker already runs there, else
- * one started here and stopped on exit) and apply migrations, import the real data into an empty database
- * once, then serve REST, GraphQL and the meta routes on PORT.
+ * is unset, the embedded PostgreSQL of EMBEDDED_PG_DIR: the one already running there, else one
+ * started here and stopped on exit) and apply migrations, serve REST, GraphQL, MCP and the meta
+ * routes on PORT at once, and (START_WORKER) start the worker process and supervise it
+ * (src/supervisor.ts): the worker imports the real data into an empty database, brings the index
+ * and views up to date and runs the schedule. This process runs no job and imports nothing from
+ * workers/; without a worker it still serves what the database holds.
  */
 import pino from 'pino';
 import { loadEnv, ConfigError } from './env.js';
 import { openDatabase } from './db/database.js';
-import { bumpDataVersion } from './db/data-version.js';
 import { describeFailure } from './db/embedded.js';
 import { createServer } from '../facades/server.js';
-import { importRealData, isEmpty, DataDirError, pendingImportSteps } from '../workers/import/index.js';
-import { runMatching } from '../workers/match/match.js';
-import { runBasketMatching } from '../workers/index/match.js';
-import { runIndex } from '../workers/index/compute.js';
-import { runViews } from '../workers/views/run.js';
+import { superviseWorker, type WorkerSupervisor } from './supervisor.js';
 
 async function main(): Promise<void> {
   let env;
@@ -33,46 +31,18 @@ async function main(): Promise<void> {
   const db = await openDatabase({ databaseUrl: env.DATABASE_URL, embeddedDir: env.EMBEDDED_PG_DIR, embeddedPort: env.EMBEDDED_PG_PORT });
   if (db.embedded) log.info(db.embedded, db.embedded.owned ? 'embedded PostgreSQL started' : 'embedded PostgreSQL already running: attached to it');
 
-  if (env.IMPORT_ON_START && (await isEmpty(db.pool))) {
-    log.info({ dataDir: env.DATA_DIR }, 'empty database: importing the real data');
-    try {
-      const report = await importRealData(db.pool, env.DATA_DIR);
-      // The import's own writes (stores, catalogue) move the data version; its ingests did per day.
-      await bumpDataVersion(db.pool, 'import');
-      log.info({ report, seconds: (Date.now() - started) / 1000 }, 'import finished');
-      // Link the same item across chains, as `npm run import` does.
-      const match = await runMatching(db.pool);
-      log.info({ linked: match.listingIds.length, seconds: (Date.now() - started) / 1000 }, 'matching finished');
-    } catch (e) {
-      if (!(e instanceof DataDirError)) throw e;
-      log.warn(`${e.message} — serving without data; set DATA_DIR and restart, or run \`npm run import\``);
-    }
-  } else if (env.IMPORT_ON_START) {
-    // A database imported by an older version (before the catalogue step, say) keeps its data; say
-    // what it lacks rather than re-importing over it.
-    const pending = await pendingImportSteps(db.pool, env.DATA_DIR).catch(() => []);
-    if (pending.length) {
-      log.warn(`the database lacks import step(s) ${pending.join(', ')} of ${env.DATA_DIR}: run \`npm run import\`; if it refuses a day as not after the stored history, the database predates them — remove ${env.DATABASE_URL ? 'its data' : env.EMBEDDED_PG_DIR} and start again`);
-    }
-  }
-
-  if (env.IMPORT_ON_START && !(await isEmpty(db.pool))) {
-    // The food price index over whatever is stored: basket matching, then the index (incremental;
-    // a database whose index is current writes nothing), then the derived views, as
-    // `npm run worker -- index` does.
-    const basket = await runBasketMatching(db.pool, { progress: false });
-    const index = await runIndex(db.pool, { dataDir: env.DATA_DIR, progress: false });
-    log.info({ basketMatches: basket.inForce, mode: index.mode, days: index.days, firstDay: index.firstDay, lastDay: index.lastDay, seconds: (Date.now() - started) / 1000 }, 'index up to date');
-    // The derived views (store, area and chain levels, deals) the API reads.
-    const views = await runViews(db.pool, { progress: false });
-    log.info({ version: views.version, rebuilt: Object.keys(views.views).filter((k) => views.views[k].built), seconds: (Date.now() - started) / 1000 }, 'derived views up to date');
-  }
-
   const app = await createServer({ db, env });
   await app.listen({ port: env.PORT, host: env.HOST });
   log.info({ port: env.PORT, seconds: (Date.now() - started) / 1000 }, 'serving');
 
+  // The worker attaches to this process's embedded PostgreSQL (found through its postmaster.pid) or
+  // to DATABASE_URL; it is started after the server listens, so a slow import never delays serving.
+  let worker: WorkerSupervisor | null = null;
+  if (env.START_WORKER) worker = superviseWorker({ log });
+  else log.info('START_WORKER=false: no worker process (run `npm run worker -- start` beside this one)');
+
   const shutdown = async () => {
+    await worker?.stop();
     await app.close();
     await db.close();
     process.exit(0);

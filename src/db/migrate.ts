@@ -18,13 +18,14 @@ import type pg from 'pg';
 import { ROOT_DIR } from '../env.js';
 import { inTransaction } from './transaction.js';
 import { lockSession, unlockSession } from './locks.js';
+import { ExpectedError } from '../errors.js';
 
 /** The repository's migrations folder (Prisma's layout: `<timestamp>_<name>/migration.sql`). */
 export const MIGRATIONS_DIR = path.join(ROOT_DIR, 'prisma', 'migrations');
 
 
 /** A migration recorded as applied whose file is missing or no longer matches its checksum. */
-export class MigrationIntegrityError extends Error {
+export class MigrationIntegrityError extends ExpectedError {
   override name = 'MigrationIntegrityError';
   constructor(
     message: string,

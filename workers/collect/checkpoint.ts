@@ -12,9 +12,10 @@ import crypto from 'node:crypto';
 import type pg from 'pg';
 import type { CollectionMode } from '../../src/domain/spans.js';
 import { lockSession, unlockSession } from '../../src/db/locks.js';
+import { ExpectedError } from '../../src/errors.js';
 
 /** Another collection of the same chain is running (its advisory lock is held). */
-export class CollectLockedError extends Error {
+export class CollectLockedError extends ExpectedError {
   override name = 'CollectLockedError';
 }
 

@@ -64,6 +64,7 @@ import { SOURCE_FILES } from '../import/sources.js';
 import {
   doneScopes, endRun, lockChain, scopeDone, scopeFailed, scopeStarted, sha256File, startRun, type DoneScope, type ScopeCounts,
 } from './checkpoint.js';
+import { ExpectedError } from '../../src/errors.js';
 
 /** Malformed pages followed in a row (through `afterMalformed`) before a chain of pages is given up. */
 export const MAX_MALFORMED_IN_A_ROW = 3;
@@ -179,12 +180,12 @@ export interface CollectReport {
 }
 
 /** Bad arguments or configuration of a collection command. */
-export class CollectError extends Error {
+export class CollectError extends ExpectedError {
   override name = 'CollectError';
 }
 
 /** The run was aborted through `signal` (nothing ingested; done stores kept for the next run). */
-export class CollectAborted extends Error {
+export class CollectAborted extends ExpectedError {
   override name = 'CollectAborted';
 }
 

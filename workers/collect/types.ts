@@ -11,6 +11,7 @@
  * do no I/O, so they are unit-tested on the recorded fixtures (test/fixtures/collect/<retailer>/).
  */
 import type { ObservationInput } from '../ingest/format.js';
+import { ExpectedError } from '../../src/errors.js';
 
 /** One HTTP request the runner makes for a collector. `url` is absolute (origin included). */
 export interface PageRequest {
@@ -56,7 +57,7 @@ export interface ParsedPage {
 }
 
 /** Thrown by `parsePage` when a body does not have the recorded shape: the runner logs the URL and skips the page, writing nothing of it. */
-export class MalformedPage extends Error {
+export class MalformedPage extends ExpectedError {
   constructor(message: string) {
     super(message);
     this.name = 'MalformedPage';

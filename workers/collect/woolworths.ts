@@ -37,6 +37,7 @@ import { cataloguePrice, catalogueSizeText, woolworthsProductUrl, type Catalogue
 import { cleanText } from '../import/stores.js';
 import type { ObservationInput } from '../ingest/format.js';
 import { MalformedPage, type ChainCollector, type CollectContext, type PageRequest, type ParsedPage } from './types.js';
+import { ExpectedError } from '../../src/errors.js';
 
 /** Items per products page (the API's largest; 200 and above answer 400). */
 export const WOOLWORTHS_PAGE_SIZE = 120;
@@ -46,7 +47,7 @@ export const WOOLWORTHS_MAX_ITEMS = 10_000;
 const HEADERS = { accept: 'application/json, text/plain, */*', 'x-requested-with': 'OnlineShopping.WebApp' } as const;
 
 /** The store selection did not take (another store's prices answered): the store fails. */
-export class StoreSelectionError extends Error {
+export class StoreSelectionError extends ExpectedError {
   override name = 'StoreSelectionError';
 }
 

@@ -41,10 +41,11 @@ import {
   writeManifest,
 } from './publish.js';
 import type { ExportFile, ExportManifest } from '../../src/services/exports.js';
+import { ExpectedError } from '../../src/errors.js';
 
 
 /** Another export holds the lock (a concurrent run); nothing was written. */
-export class ExportLockedError extends Error {
+export class ExportLockedError extends ExpectedError {
   constructor() {
     super('another export is running (the export advisory lock is held); try again when it has finished');
     this.name = 'ExportLockedError';
@@ -52,7 +53,7 @@ export class ExportLockedError extends Error {
 }
 
 /** An export's own consistency check failed (e.g. Parquet and CSV row counts differ); nothing was published. */
-export class ExportCheckError extends Error {
+export class ExportCheckError extends ExpectedError {
   constructor(message: string) {
     super(message);
     this.name = 'ExportCheckError';

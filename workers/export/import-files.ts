@@ -17,6 +17,7 @@ import { parse } from 'csv-parse';
 import { EXPORT_TABLES, type ExportTable } from './columns.js';
 import { ExportManifest, MANIFEST_FILE } from '../../src/services/exports.js';
 import type { Progress } from '../progress.js';
+import { ExpectedError } from '../../src/errors.js';
 
 /** The licence every export carries (api-spec "ExportManifest"). */
 export const EXPORT_LICENCE = 'CC BY 4.0';
@@ -26,7 +27,7 @@ export const EXPORT_LICENCE = 'CC BY 4.0';
  * an inconsistent export, or a database that is not empty. Nothing was written to the database
  * when it is thrown. `file` names the export file at fault, when there is one.
  */
-export class ExportImportError extends Error {
+export class ExportImportError extends ExpectedError {
   constructor(
     message: string,
     readonly file: string | null = null,

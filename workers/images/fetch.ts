@@ -6,12 +6,13 @@
  * and 5xx) or not (other statuses, too large, not an image).
  */
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { ExpectedError } from '../../src/errors.js';
 
 /** What went wrong with one image. */
 export type ImageErrorKind = 'url' | 'http' | 'timeout' | 'network' | 'too-large' | 'not-image';
 
 /** A failed image: logged, recorded in the `image` table and retried later, never thrown out of a run. */
-export class ImageError extends Error {
+export class ImageError extends ExpectedError {
   constructor(
     readonly kind: ImageErrorKind,
     message: string,

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { IngestResult } from '../ingest/ingest.js';
+import { ExpectedError } from '../../src/errors.js';
 
 /** Paths of the source files, relative to the data directory. */
 export const SOURCE_FILES = Object.freeze({
@@ -28,7 +29,7 @@ export type SourceKey = keyof typeof SOURCE_FILES;
 export type SourcePaths = Readonly<Record<SourceKey, string>>;
 
 /** Thrown when the data directory or one of its files is missing; the message names every missing path. */
-export class DataDirError extends Error {
+export class DataDirError extends ExpectedError {
   constructor(
     message: string,
     readonly missing: readonly string[] = [],
@@ -39,7 +40,7 @@ export class DataDirError extends Error {
 }
 
 /** Thrown for a source file whose content is not what the importer expects; names the file and line. */
-export class ImportError extends Error {
+export class ImportError extends ExpectedError {
   constructor(
     readonly file: string,
     message: string,

@@ -34,12 +34,13 @@ import { matchInputOf, matchListing } from '../../src/domain/basket-match.js';
 import { syncBasket } from './basket.js';
 import { changeDay, logBasketDecisions, nextIndexDay, readBasketListings, type BasketDecision, type BasketListingRow } from './match.js';
 import { lockTransaction } from '../../src/db/locks.js';
+import { ExpectedError } from '../../src/errors.js';
 
 /**
  * A curator's command that cannot be carried out: an unknown or malformed listing or item id, a
  * retired or unobservable item, or a state the command cannot express. Nothing was written.
  */
-export class BasketCommandError extends Error {
+export class BasketCommandError extends ExpectedError {
   constructor(message: string) {
     super(message);
     this.name = 'BasketCommandError';

@@ -9,12 +9,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import type { OfficialMonth } from '../../src/domain/price-index.js';
+import { ExpectedError } from '../../src/errors.js';
 
 /** The official monthly FPI file, relative to DATA_DIR. */
 export const OFFICIAL_FPI_FILE = path.join('thecolab-ai--nz-cost-of-living', 'src', 'lib', 'fpi_monthly.csv');
 
 /** A malformed official file (names the line). */
-export class OfficialIndexError extends Error {}
+export class OfficialIndexError extends ExpectedError {}
 
 /**
  * Reads the official monthly file. Returns null when the file does not exist.

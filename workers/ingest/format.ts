@@ -41,6 +41,7 @@ import { parse } from 'csv-parse';
 import { z } from 'zod';
 import { isDay } from '../../src/domain/days.js';
 import { isPlainDigits } from '../../src/domain/money.js';
+import { ExpectedError } from '../../src/errors.js';
 
 /** Every column of the observation format, in the documented order. */
 export const OBSERVATION_COLUMNS = [
@@ -240,7 +241,7 @@ export interface ObservationErrorPlace {
  * `observations.csv line 4, column price: "1e3" is not integer cents (…)`, or `line 4: …` for
  * records that came from no file.
  */
-export class ObservationError extends Error {
+export class ObservationError extends ExpectedError {
   readonly file: string | null;
   readonly column: string | null;
   constructor(

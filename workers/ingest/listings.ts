@@ -5,6 +5,7 @@
 import { inTransaction } from '../../src/db/transaction.js';
 import type pg from 'pg';
 import { z } from 'zod';
+import { ExpectedError } from '../../src/errors.js';
 
 const optText = (max: number) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v ?? null), z.string().trim().max(max).nullable());
@@ -69,7 +70,7 @@ export interface UpdateListingsResult {
 }
 
 /** Thrown for invalid attribute rows; nothing is written. `index` is the 0-based position of the first bad row. */
-export class ListingInputError extends Error {
+export class ListingInputError extends ExpectedError {
   constructor(
     message: string,
     readonly index: number | null = null,

@@ -5,6 +5,7 @@
 import { inTransaction } from '../../src/db/transaction.js';
 import type pg from 'pg';
 import { z } from 'zod';
+import { ExpectedError } from '../../src/errors.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const optText = (max: number) =>
@@ -61,7 +62,7 @@ export interface UpsertStoresResult {
 }
 
 /** Thrown for invalid store input; nothing is written. `index` is the 0-based position of the first bad store. */
-export class StoreInputError extends Error {
+export class StoreInputError extends ExpectedError {
   constructor(
     message: string,
     readonly index: number | null = null,

@@ -19,9 +19,10 @@ import type pg from 'pg';
 import { assignGenerics } from './generics.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { lockMatching, logDecisions, readListings, refreshProducts, createProducts, type ListingRow } from './store.js';
+import { ExpectedError } from '../../src/errors.js';
 
 /** A command that cannot be carried out (unknown listing or product); nothing was written. */
-export class LinkCommandError extends Error {}
+export class LinkCommandError extends ExpectedError {}
 
 /** What a curator's command did. */
 export interface CommandResult {

@@ -5,6 +5,7 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import type { ListingDocument } from '../../src/search/elasticsearch/mapping.js';
+import { ExpectedError } from '../../src/errors.js';
 
 /** Tuning of the bulk helper (defaults suit a national catalogue; tests turn retries off). */
 export interface BulkTuning {
@@ -22,7 +23,7 @@ export interface BulkTuning {
 export type ListingOperation = { index: ListingDocument } | { delete: number };
 
 /** Thrown when Elasticsearch rejected documents of a bulk load. */
-export class BulkRejectedError extends Error {
+export class BulkRejectedError extends ExpectedError {
   constructor(
     message: string,
     /** How many operations were rejected. */

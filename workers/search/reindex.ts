@@ -24,12 +24,13 @@ import { makeProgress } from '../progress.js';
 import { bulkWrite, type BulkTuning, type ListingOperation } from './bulk.js';
 import { countListings, listingDocuments } from './documents.js';
 import { withIndexLock } from './lock.js';
+import { ExpectedError } from '../../src/errors.js';
 
 /**
  * A reindex failed. `swapped` tells whether the alias already served the new index (then only
  * the bookkeeping or the deletion of old indices failed); `cause` is the underlying error.
  */
-export class ReindexError extends Error {
+export class ReindexError extends ExpectedError {
   constructor(
     message: string,
     readonly swapped: boolean,

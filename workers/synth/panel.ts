@@ -40,6 +40,7 @@ import { pipeline } from 'node:stream/promises';
 import { addDays } from '../../src/domain/days.js';
 import { SYNTHETIC_RETAILERS, syntheticListings } from './catalogue.js';
 import { rebuildDayStats } from '../export/day-stats.js';
+import { ExpectedError } from '../../src/errors.js';
 
 /** Size and shape of the panel. */
 export interface SynthOptions {
@@ -71,7 +72,7 @@ export interface SynthReport {
 export const SYNTH_MARKER = 'synth';
 
 /** The panel refuses a database holding real data, or a SYNTHETIC one without `replace`. */
-export class SynthRefusedError extends Error {
+export class SynthRefusedError extends ExpectedError {
   constructor(message: string) {
     super(message);
     this.name = 'SynthRefusedError';
