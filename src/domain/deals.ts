@@ -18,7 +18,7 @@
  * positive, or when the fields the kind needs are missing. Biggest saving first means highest
  * `saving_pct` first ({@link compareDeals}).
  */
-import type { PromoKind } from './spans.js';
+import { PROMO_KIND, type PromoKind } from './spans.js';
 
 /** list_deals `kind` values, in the contract's order. */
 export const DEAL_KINDS = ['special', 'member', 'multibuy'] as const;
@@ -50,9 +50,27 @@ export interface Deal {
   savingPct: number;
 }
 
+/** The PromoKinds that can be deals (special, member, multibuy), in {@link DEAL_KINDS} order; clearance is none. */
+export const DEAL_PROMO_KINDS = [PROMO_KIND.special, PROMO_KIND.member, PROMO_KIND.multibuy] as const;
+
+/** A PromoKind that can be a deal (one of {@link DEAL_PROMO_KINDS}). */
+export type DealPromoKind = (typeof DEAL_PROMO_KINDS)[number];
+
 /** The deal kind of a PromoKind: 1 special, 2 member, 3 multibuy; null for 4 (clearance) and null. */
 export function dealKind(promoKind: PromoKind | number | null): DealKind | null {
-  return promoKind === 1 ? 'special' : promoKind === 2 ? 'member' : promoKind === 3 ? 'multibuy' : null;
+  const at = DEAL_PROMO_KINDS.indexOf(promoKind as DealPromoKind);
+  return at < 0 ? null : DEAL_KINDS[at];
+}
+
+/**
+ * What one unit costs on a multibuy, cents: the set's total over its size (`multibuy_price ÷
+ * multibuy_qty`, may be fractional); null when either is missing or the size is not positive. The
+ * one TypeScript home of the multibuy unit rate; its SQL home is `multibuyUnitPriceSql`
+ * (src/services/span-sql.ts), and test/integration/one-home-rules.test.ts checks they agree.
+ */
+export function multibuyUnitPrice(p: { multibuy_qty: number | null; multibuy_price: number | null }): number | null {
+  if (p.multibuy_qty == null || p.multibuy_price == null || !(p.multibuy_qty > 0)) return null;
+  return p.multibuy_price / p.multibuy_qty;
 }
 
 /** The deal of a price (module comment), or null when it is none. */
@@ -61,8 +79,9 @@ export function dealOf(p: PromoFields): Deal | null {
   if (kind == null || !(p.price > 0)) return null;
   let unitPrice: number;
   if (kind === 'multibuy') {
-    if (p.multibuy_qty == null || p.multibuy_price == null || !(p.multibuy_qty > 0)) return null;
-    unitPrice = p.multibuy_price / p.multibuy_qty;
+    const rate = multibuyUnitPrice(p);
+    if (rate === null) return null;
+    unitPrice = rate;
   } else {
     if (p.promo_price == null) return null;
     unitPrice = p.promo_price;

@@ -58,7 +58,7 @@
  *   https://datainfoplus.stats.govt.nz/item/nz.govt.stats/aaa36abf-2cdc-462e-adbe-9f8540592cc1/2
  */
 import { addDays } from './days.js';
-import { CAP_DAYS, type PromoKind } from './spans.js';
+import { CAP_DAYS, PROMO_KIND, type PromoKind } from './spans.js';
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
@@ -139,7 +139,7 @@ export interface BasketItem {
  * so mixing per-kg and per-pack listings in one item does not bias the Jevons ratios.
  */
 export function basisPrice(obs: Omit<ListingDay, 'listingId' | 'day'>, perUnit: boolean): number {
-  const special = obs.promoKind === 1 && obs.promoPrice != null && obs.promoPrice > 0 && obs.promoPrice < obs.price;
+  const special = obs.promoKind === PROMO_KIND.special && obs.promoPrice != null && obs.promoPrice > 0 && obs.promoPrice < obs.price;
   const paid = special ? (obs.promoPrice as number) : obs.price;
   if (obs.weighable) return paid;
   if (perUnit && obs.qty != null && obs.qty > 0 && (obs.unit === 'g' || obs.unit === 'ml')) {

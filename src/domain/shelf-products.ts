@@ -17,7 +17,7 @@
  *   price; the product's is the biggest over its chains (sort `deal`; `deals` keeps products with
  *   one above 0, i.e. an offer below its shelf price).
  */
-import { dealOf, type PromoFields } from './deals.js';
+import { dealOf, type DealPromoKind, type PromoFields } from './deals.js';
 import { unitPrice, type Measure, type ShelfCompareUnit } from './unit-price.js';
 
 /** Rounds to a hundredth of a cent. */
@@ -40,7 +40,7 @@ export interface ChainOffer {
   /** Admitted price (module comment), cents to a hundredth; ≤ shelfPrice. */
   best: number;
   /** Promo kind the admitted price comes from (1 special, 2 club, 3 multibuy); null for the shelf price. */
-  promoKind: 1 | 2 | 3 | null;
+  promoKind: DealPromoKind | null;
   /** `best` per the compare unit, cents to a hundredth; null when not measured in it (or no unit). */
   perUnit: number | null;
   /** (shelfPrice − best) ÷ shelfPrice, in [0, 1). */
@@ -51,13 +51,13 @@ export interface ChainOffer {
  * The admitted price of one offer (module comment) and the promo kind it comes from.
  * @returns null when the shelf price is not positive (no price).
  */
-export function admittedPrice(p: PromoFields): { price: number; promoKind: 1 | 2 | 3 | null } | null {
+export function admittedPrice(p: PromoFields): { price: number; promoKind: DealPromoKind | null } | null {
   if (!(p.price > 0)) return null;
   const deal = dealOf(p);
   if (!deal) return { price: p.price, promoKind: null };
   const price = hundredths(deal.unitPrice);
   if (!(price > 0) || price >= p.price) return { price: p.price, promoKind: null };
-  return { price, promoKind: p.promo_kind as 1 | 2 | 3 };
+  return { price, promoKind: p.promo_kind as DealPromoKind };
 }
 
 /**

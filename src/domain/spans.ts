@@ -12,8 +12,19 @@
 import { addDays } from './days.js';
 import { medianCents, modeOf } from './median.js';
 
-/** PromoKind (api-spec): 1 special, 2 member/club price, 3 multibuy, 4 clearance. */
-export type PromoKind = 1 | 2 | 3 | 4;
+/**
+ * The PromoKind codes (api-spec PromoKind) by name: the one home of the numbers 1 to 4. TypeScript
+ * compares with these, and SQL interpolates them (`promo_kind = ${PROMO_KIND.multibuy}`), so no SQL
+ * text holds a bare promo-kind number (test/unit/promo-kind-sql.test.ts guards it).
+ * - `special` (1): a promotional price for everyone;
+ * - `member` (2): a member/club price (the chain's loyalty card);
+ * - `multibuy` (3): `multibuy_qty` units for `multibuy_price` cents in total;
+ * - `clearance` (4): a store-local markdown of short-dated stock.
+ */
+export const PROMO_KIND = { special: 1, member: 2, multibuy: 3, clearance: 4 } as const;
+
+/** PromoKind (api-spec): 1 special, 2 member/club price, 3 multibuy, 4 clearance ({@link PROMO_KIND}). */
+export type PromoKind = (typeof PROMO_KIND)[keyof typeof PROMO_KIND];
 
 /** What one observation says about a price. All money in integer NZ cents. */
 export interface PriceTuple {
@@ -181,13 +192,13 @@ export function nationalPrice(stores: readonly PriceTuple[]): PriceTuple {
     return { price, promo_price: null, promo_kind: null, multibuy_qty: null, multibuy_price: null };
   }
   const promo_kind = modeOf(promo.map((s) => s.promo_kind as number)) as PromoKind;
-  const multi = promo.filter((s) => s.promo_kind === 3);
+  const multi = promo.filter((s) => s.promo_kind === PROMO_KIND.multibuy);
   return {
     price,
     promo_price: medianCents(promo.map((s) => s.promo_price as number)),
     promo_kind,
-    multibuy_qty: promo_kind === 3 ? modeOf(multi.map((s) => s.multibuy_qty as number)) : null,
-    multibuy_price: promo_kind === 3 ? medianCents(multi.map((s) => s.multibuy_price as number)) : null,
+    multibuy_qty: promo_kind === PROMO_KIND.multibuy ? modeOf(multi.map((s) => s.multibuy_qty as number)) : null,
+    multibuy_price: promo_kind === PROMO_KIND.multibuy ? medianCents(multi.map((s) => s.multibuy_price as number)) : null,
   };
 }
 

@@ -75,7 +75,7 @@
  */
 import { addDays } from './days.js';
 import { dealOf, type Deal, type DealKind, type PromoFields } from './deals.js';
-import { spanTo, type Span } from './spans.js';
+import { PROMO_KIND, spanTo, type Span } from './spans.js';
 
 /** Days of history before the promotion that are compared (ACCC: a reasonable period; three months). */
 export const WINDOW_DAYS = 90;
@@ -178,7 +178,7 @@ export function checkSpecial(spans: readonly Span[], scopeCoveredDay: string | n
     const n = dayDiff(from, end) + 1;
     daysObserved += n;
     if (kindOf(s) === deal.kind) promoDays += n;
-    const special = s.promo_kind === 1 && s.promo_price !== null;
+    const special = s.promo_kind === PROMO_KIND.special && s.promo_price !== null;
     const paid = special ? Math.min(s.price, s.promo_price as number) : s.price;
     lowestPrice = lowestPrice === null ? paid : Math.min(lowestPrice, paid);
     lowestShelfPrice = lowestShelfPrice === null ? s.price : Math.min(lowestShelfPrice, s.price);

@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { historyColumns, type HistoryColumns, type Span } from '../domain/spans.js';
-import { spanColumnsSql } from './span-sql.js';
+import { SPAN_COLS } from './span-sql.js';
 
 /** One history request: a listing, nationally (`storeId` 0) or at one store. */
 export interface HistoryKey {
@@ -15,8 +15,6 @@ export interface HistoryKey {
 
 /** A span with its key and its scope's covered day. */
 type KeyedSpan = Span & { listing_id: number; store_id: number; scope_covered_day: string | null };
-
-const SPAN_COLS = spanColumnsSql('sp');
 
 /**
  * Price spans (oldest first, as parallel arrays) of every key, as src/services/history.ts

@@ -4,7 +4,7 @@
  */
 import type pg from 'pg';
 import { historyColumns, type HistoryColumns, type Span } from '../domain/spans.js';
-import { spanColumnsSql } from './span-sql.js';
+import { SPAN_COLS } from './span-sql.js';
 
 /** One chain's national history of a product (api-spec "HistoryByRetailer" entry). */
 export interface RetailerHistory {
@@ -15,8 +15,6 @@ export interface RetailerHistory {
 
 /** A span with its scope's covered day (for the `to` of an open span, src/domain/spans.ts spanTo). */
 type SpanRow = Span & { scope_covered_day: string | null };
-
-const SPAN_COLS = spanColumnsSql('sp');
 
 /**
  * A listing's price spans, oldest first: national (`storeId` 0, the median across the chain's

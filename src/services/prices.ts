@@ -9,7 +9,7 @@
 import type pg from 'pg';
 import type { PromoKind } from '../domain/spans.js';
 import { nzToday } from '../domain/days.js';
-import { currentSpanSql, nationalCoveredDay, spanToSql, statsWindowEndSql, storeCoveredDay } from './span-sql.js';
+import { currentSpanSql, latestSpanOrderSql, nationalCoveredDay, spanToSql, statsWindowEndSql, storeCoveredDay } from './span-sql.js';
 
 /** Promotion fields shared by every price row (cents; null when no promotion applies). */
 export interface PromoFields {
@@ -63,7 +63,7 @@ export const STATS_WINDOW_DAYS = 365;
 const PROMO_COLS = 'sp.promo_price, sp.promo_kind, sp.multibuy_qty, sp.multibuy_price';
 
 /**
- * The latest national span of each listing (by `first_day`), with its effective last day.
+ * The latest national span of each listing (src/services/span-sql.ts latestSpanOrderSql), with its effective last day.
  * @returns a map from listing id; listings without any national span are absent.
  */
 export async function currentNationalSpans(pool: pg.Pool, listingIds: readonly number[]): Promise<Map<number, CurrentSpan>> {
@@ -76,7 +76,7 @@ export async function currentNationalSpans(pool: pg.Pool, listingIds: readonly n
      JOIN listing l ON l.id = sp.listing_id
      JOIN retailer r ON r.id = l.retailer_id
      WHERE sp.listing_id = ANY($1::int[])
-     ORDER BY sp.listing_id, sp.first_day DESC, sp.id DESC`,
+     ORDER BY sp.listing_id, ${latestSpanOrderSql('sp')}`,
     [listingIds],
   );
   return new Map(rows.map((r) => [r.listing_id, r]));

@@ -4,7 +4,7 @@
  * function returns an SQL expression or clause over the table aliases it is given; none runs a
  * query. test/integration/rules-agree.test.ts checks each fragment against its TypeScript form.
  */
-import { CAP_DAYS } from '../domain/spans.js';
+import { CAP_DAYS, PROMO_KIND } from '../domain/spans.js';
 
 /**
  * The stored columns of a span (src/domain/spans.ts Span) of alias `span`, in Span's field order:
@@ -13,6 +13,50 @@ import { CAP_DAYS } from '../domain/spans.js';
 export function spanColumnsSql(span: string): string {
   return ['first_day', 'last_day', 'seen_day', 'price', 'promo_price', 'promo_kind', 'multibuy_qty', 'multibuy_price']
     .map((c) => `${span}.${c}`).join(', ');
+}
+
+/** {@link spanColumnsSql} of the alias `sp`: the span columns the history reads select. */
+export const SPAN_COLS = spanColumnsSql('sp');
+
+/**
+ * The order that puts a scope's latest span first: the latest `first_day`, then the highest id
+ * (the tie-break, so two spans of one day never make "latest" depend on the plan). Every read of a
+ * latest span orders by it: {@link latestSpanSql} (one scope), and the `DISTINCT ON` reads of many
+ * scopes at once after their key columns (`ORDER BY sp.listing_id, ${latestSpanOrderSql('sp')}`).
+ * @param span alias of a `store_price_span` or `national_price_span` row (or of rows that carry
+ *   their `first_day` and `id`).
+ */
+export function latestSpanOrderSql(span: string): string {
+  return `${span}.first_day DESC, ${span}.id DESC`;
+}
+
+/**
+ * A subquery selecting `columns` of the latest span ({@link latestSpanOrderSql}) of `table` under
+ * alias `span` among those matching `where`; no row when none match. Join it with
+ * `LEFT JOIN LATERAL ${latestSpanSql(...)} x ON true` (or `CROSS JOIN LATERAL` to drop scopes without one).
+ * E.g. a listing's latest national span: `latestSpanSql('national_price_span', 'ns', 'ns.listing_id = l.id', 'ns.price')`.
+ */
+export function latestSpanSql(table: 'national_price_span' | 'store_price_span', span: string, where: string, columns: string): string {
+  return `(SELECT ${columns} FROM ${table} ${span} WHERE ${where} ORDER BY ${latestSpanOrderSql(span)} LIMIT 1)`;
+}
+
+/**
+ * The unit rate of a multibuy in SQL, cents (float8): `multibuyUnitPrice` of src/domain/deals.ts
+ * (the set's total over its size; NULL when either is missing or the size is not positive).
+ * @param span alias of a row with `multibuy_qty` and `multibuy_price` (a span, a store_listing row).
+ */
+export function multibuyUnitPriceSql(span: string): string {
+  return `(CASE WHEN ${span}.multibuy_qty > 0 THEN ${span}.multibuy_price::float8 / ${span}.multibuy_qty END)`;
+}
+
+/**
+ * A multibuy's terms as the derived views keep them, in SQL: `multibuy_qty` and `multibuy_price`
+ * of the row `span` when it is a multibuy ({@link PROMO_KIND}.multibuy), else both NULL.
+ */
+export function multibuyTermsSql(span: string): string {
+  const multibuy = `${span}.promo_kind = ${PROMO_KIND.multibuy}`;
+  return `CASE WHEN ${multibuy} THEN ${span}.multibuy_qty END AS multibuy_qty,
+  CASE WHEN ${multibuy} THEN ${span}.multibuy_price END AS multibuy_price`;
 }
 
 /**
@@ -60,19 +104,16 @@ export function currentSpanSql(span: string, scope: string, kind: 'store' | 'nat
 }
 
 /**
- * A `LEFT JOIN LATERAL` giving each listing its latest national span (by `first_day`, then id) as
+ * A `LEFT JOIN LATERAL` giving each listing its latest national span ({@link latestSpanSql}) as
  * `<as>."to"` ({@link spanToSql}), `<as>.open` (true while the span is open) and `<as>.current`
  * ({@link currentSpanSql}); all null for a listing never priced nationally. The TypeScript counterpart is `currentNationalSpans` in
  * src/services/prices.ts (the `to` and `open` of a CurrentSpan).
  * @param listing alias of the `listing` row; @param retailer alias of its `retailer` row.
  */
 export function latestNationalSpanJoin(listing: string, retailer: string, as: string): string {
-  return `LEFT JOIN LATERAL (
-    SELECT ${spanToSql('ns', nationalCoveredDay(retailer))} AS "to", ns.last_day IS NULL AS open,
-      ${currentSpanSql('ns', retailer, 'national')} AS current
-    FROM national_price_span ns WHERE ns.listing_id = ${listing}.id
-    ORDER BY ns.first_day DESC, ns.id DESC LIMIT 1
-  ) ${as} ON true`;
+  const columns = `${spanToSql('ns', nationalCoveredDay(retailer))} AS "to", ns.last_day IS NULL AS open,
+      ${currentSpanSql('ns', retailer, 'national')} AS current`;
+  return `LEFT JOIN LATERAL ${latestSpanSql('national_price_span', 'ns', `ns.listing_id = ${listing}.id`, columns)} ${as} ON true`;
 }
 
 /**

@@ -14,6 +14,9 @@ import type pg from 'pg';
 import { BadRequest } from '../errors.js';
 import { MAX_QUERY_LENGTH } from './search.js';
 import { INDEX_WINDOW } from './food-index.js';
+import { DEAL_PROMO_KINDS } from '../domain/deals.js';
+import { PROMO_KIND } from '../domain/spans.js';
+import { multibuyUnitPriceSql } from './span-sql.js';
 
 /** get_store_listings `limit`: default and bounds (api-spec Limits). */
 export const STORE_LISTING_LIMIT = { default: 24, min: 1, max: 96 } as const;
@@ -179,10 +182,10 @@ export async function storeExtremes(pool: pg.Pool, storeIds: readonly number[]):
 /**
  * Saving per unit in cents of a promotion row, SQL over the columns of {@link ROW_COLUMNS}'s
  * sources: a special or club price saves price − promo_price; a multibuy saves price − its unit
- * price (multibuy_price ÷ multibuy_qty from the store span, else promo_price when the terms are
- * unknown).
+ * price (multibuy_price ÷ multibuy_qty from the store span: `multibuyUnitPriceSql`, else
+ * promo_price when the terms are unknown).
  */
-const SAVING_SQL = `(sl.price - CASE WHEN sl.promo_kind = 3 AND sl.multibuy_qty > 0 THEN sl.multibuy_price::float8 / sl.multibuy_qty
+const SAVING_SQL = `(sl.price - CASE WHEN sl.promo_kind = ${PROMO_KIND.multibuy} AND sl.multibuy_qty > 0 THEN ${multibuyUnitPriceSql('sl')}
   ELSE sl.promo_price::float8 END)`;
 
 /**
@@ -198,7 +201,7 @@ export async function storeDeals(pool: pg.Pool, storeIds: readonly number[]): Pr
      CROSS JOIN LATERAL (
        SELECT ${ROW_COLUMNS}, ${SAVING_SQL} AS saving
        FROM store_listing sl JOIN listing l ON l.id = sl.listing_id JOIN retailer r ON r.id = l.retailer_id
-       WHERE sl.store_id = s.id AND sl.promo_kind IN (1, 2, 3) AND ${SAVING_SQL} > 0
+       WHERE sl.store_id = s.id AND sl.promo_kind IN (${DEAL_PROMO_KINDS.join(', ')}) AND ${SAVING_SQL} > 0
        ORDER BY ${SAVING_SQL} / sl.price DESC, ${SAVING_SQL} DESC, sl.listing_id
        LIMIT ${STORE_DEALS_CAP}
      ) x`,

@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import type { LinkMethod, ProductSource } from '../../src/domain/matching.js';
 import { isPlaceholderName, productAttributes } from '../../src/domain/matching.js';
+import { latestSpanSql } from '../../src/services/span-sql.js';
 
 /**
  * Advisory lock key: one matching run (session-level lock, ./match.ts) or curator command
@@ -51,16 +52,15 @@ interface RawRow {
 
 /**
  * Listings as the matcher reads them: identity, name, brand, size, GTIN, weighable, image, current
- * link, and the reference price — the shelf price of the listing's latest national span (cents).
+ * link, and the reference price — the shelf price of the listing's latest national span (cents;
+ * src/services/span-sql.ts latestSpanSql).
  * `where` filters on alias `l` (e.g. `l.id = ANY($1)`), `params` are its parameters.
  */
 export const LISTING_SELECT = `SELECT l.id, r.slug AS retailer, r.name AS retailer_name, l.external_id, l.name, l.brand, l.size_text,
     l.gtin::text AS gtin, l.weighable, l.image, l.product_id, l.link_method, l.link_confidence, l.link_locked, np.price
   FROM listing l
   JOIN retailer r ON r.id = l.retailer_id
-  LEFT JOIN LATERAL (
-    SELECT s.price FROM national_price_span s WHERE s.listing_id = l.id ORDER BY s.first_day DESC LIMIT 1
-  ) np ON true`;
+  LEFT JOIN LATERAL ${latestSpanSql('national_price_span', 's', 's.listing_id = l.id', 's.price')} np ON true`;
 
 function toRow(r: RawRow): ListingRow {
   return {

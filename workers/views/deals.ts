@@ -7,7 +7,7 @@
  * **Current promotions**: for each chain with a national collection, its current national price
  * spans (`currentSpanSql`, src/services/span-sql.ts; src/domain/spans.ts isCurrentSpan: open, and
  * observed — the day of record — within the 14-day cap of the chain's latest collection day D,
- * retailer.last_national_day); should a listing have two, its latest by first day. So an offer the
+ * retailer.last_national_day); should a listing have two, its latest (`latestSpanOrderSql`). So an offer the
  * chain's recent collections no longer saw leaves the feed. Each one whose promotion is a deal
  * (`dealOf`: promo_kind 1 special, 2 member, 3 multibuy; 4 clearance is none; the saving must be
  * positive) gives one row per (kind, listing): retailer_id, day = the day the offer was last
@@ -27,10 +27,10 @@
  * the deal's span); diff-written like the deals.
  */
 import type pg from 'pg';
-import { DEAL_KINDS, dealOf, type DealKind, type PromoFields } from '../../src/domain/deals.js';
+import { DEAL_KINDS, DEAL_PROMO_KINDS, dealOf, type DealKind, type PromoFields } from '../../src/domain/deals.js';
 import { checkSpecial, SPECIAL_VERDICTS, type SpecialVerdict } from '../../src/domain/special-check.js';
 import type { Span } from '../../src/domain/spans.js';
-import { currentSpanSql, nationalCoveredDay, spanColumnsSql, spanToSql } from '../../src/services/span-sql.js';
+import { currentSpanSql, latestSpanOrderSql, nationalCoveredDay, spanColumnsSql, spanToSql } from '../../src/services/span-sql.js';
 
 /** What {@link buildDeals} did. */
 export interface DealsReport {
@@ -62,8 +62,8 @@ export async function buildDeals(client: pg.PoolClient): Promise<DealsReport> {
               s.price, s.promo_price, s.promo_kind, s.multibuy_qty, s.multibuy_price
          FROM national_price_span s JOIN listing l ON l.id = s.listing_id JOIN retailer r ON r.id = l.retailer_id
         WHERE r.last_national_day IS NOT NULL AND s.first_day <= r.last_national_day AND ${currentSpanSql('s', 'r', 'national')}
-        ORDER BY s.listing_id, s.first_day DESC, s.id DESC
-     ) c WHERE c.promo_kind IN (1, 2, 3) ORDER BY c.listing_id`,
+        ORDER BY s.listing_id, ${latestSpanOrderSql('s')}
+     ) c WHERE c.promo_kind IN (${DEAL_PROMO_KINDS.join(', ')}) ORDER BY c.listing_id`,
   );
   const rows = { kind: [] as string[], listing: [] as number[], retailer: [] as number[], day: [] as string[], price: [] as number[], saving: [] as number[], pct: [] as number[] };
   const byKind = Object.fromEntries(DEAL_KINDS.map((k) => [k, 0])) as Record<DealKind, number>;

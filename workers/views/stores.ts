@@ -82,7 +82,11 @@ import {
   dailyStoreLevels, groupLevels, pricedItems, rollUpAreas, spreadBucketSql, storeLevel, SPREAD_BUCKETS,
   type AreaRow, type GroupInfo, type LevelItem, type ListingRatio, type RatioSegment,
 } from '../../src/domain/store-levels.js';
-import { nationalCoveredDay, spanToSql, storeCoveredDay } from '../../src/services/span-sql.js';
+import { DEAL_PROMO_KINDS } from '../../src/domain/deals.js';
+import { PROMO_KIND } from '../../src/domain/spans.js';
+import {
+  latestSpanOrderSql, latestSpanSql, multibuyTermsSql, nationalCoveredDay, spanToSql, storeCoveredDay,
+} from '../../src/services/span-sql.js';
 import { makeProgress } from '../progress.js';
 
 /** work_mem of a build (sorting the latest span of every store listing, hashing spans against matches). */
@@ -147,11 +151,10 @@ const STORE_SPAN_TO = spanToSql('sp', storeCoveredDay('st'));
 const NATIONAL_SPAN_TO = spanToSql('ns', nationalCoveredDay('r'));
 /**
  * SQL of a store span's multibuy terms as store_listing keeps them, for span alias `sp`: its
- * multibuy_qty and multibuy_price on a multibuy (promo_kind 3), else both NULL (migration
+ * multibuy_qty and multibuy_price on a multibuy, else both NULL (`multibuyTermsSql`; migration
  * 20261129000200_shopping_list backfilled the rows written before the columns existed the same way).
  */
-const MULTIBUY_TERMS = `CASE WHEN sp.promo_kind = 3 THEN sp.multibuy_qty END AS multibuy_qty,
-  CASE WHEN sp.promo_kind = 3 THEN sp.multibuy_price END AS multibuy_price`;
+const MULTIBUY_TERMS = multibuyTermsSql('sp');
 
 /**
  * Builds store_level_day, store_level, store_listing and area_level (module comment) in the
@@ -506,9 +509,9 @@ async function buildPanels(
                       ON c.store_id = p.store_id AND c.b = b.b) z
               GROUP BY store_id),
        pr AS (SELECT p.store_id,
-                count(DISTINCT w.listing_id) FILTER (WHERE w.in_window AND w.promo_kind = 2)::int AS club,
-                count(DISTINCT w.listing_id) FILTER (WHERE w.in_window AND w.promo_kind = 1)::int AS sale,
-                count(DISTINCT w.listing_id) FILTER (WHERE w.in_window AND w.promo_kind = 3)::int AS multibuy
+                count(DISTINCT w.listing_id) FILTER (WHERE w.in_window AND w.promo_kind = ${PROMO_KIND.member})::int AS club,
+                count(DISTINCT w.listing_id) FILTER (WHERE w.in_window AND w.promo_kind = ${PROMO_KIND.special})::int AS sale,
+                count(DISTINCT w.listing_id) FILTER (WHERE w.in_window AND w.promo_kind = ${PROMO_KIND.multibuy})::int AS multibuy
               FROM sv_ps p LEFT JOIN sv_w7 w ON w.store_id = p.store_id GROUP BY p.store_id)
        INSERT INTO store_level (store_id, day, level, n_items, groups, spread, listings_priced, club, sale, multibuy)
        SELECT p.store_id, p.last_day, lv.level, lv.n_items, lv.groups, sp.spread, sp.priced, pr.club, pr.sale, pr.multibuy
@@ -572,14 +575,15 @@ async function storeListings(client: pg.PoolClient, listings: TableWrites): Prom
       LEFT JOIN sv_natchg c ON c.listing_id = sp.listing_id
       WHERE sp.first_day <= st.last_day
     ) x
-    WHERE candidate OR (in_window AND (prev_day IS NULL OR promo_kind IN (1, 2, 3)))`);
+    WHERE candidate OR (in_window AND (prev_day IS NULL OR promo_kind IN (${DEAL_PROMO_KINDS.join(', ')})))`);
   // Candidate listings of continued stores (their rows are recomputed, or deleted).
   await client.query(`CREATE TEMP TABLE sv_cand ON COMMIT DROP AS SELECT DISTINCT store_id, listing_id FROM sv_w7 WHERE candidate`);
   await client.query('ALTER TABLE sv_cand ADD PRIMARY KEY (store_id, listing_id)');
   await client.query('ANALYZE sv_cand');
-  // The new rows: latest span in the window (whole rebuilds: from sv_w7; candidates: the pair's
-  // latest span, one backward step of store_price_span_listing_idx — a store's spans of a listing
-  // never share a first day: a span is only ever closed on a day before the next one opens), with
+  // The new rows: latest span in the window (latestSpanOrderSql; whole rebuilds: from sv_w7;
+  // candidates: the pair's latest span, a backward step of store_price_span_listing_idx — a store's
+  // spans of a listing never share a first day: a span is only ever closed on a day before the next
+  // one opens, so the id tie-break costs an incremental sort of the one row of that day), with
   // the national span in force on its end day. Memoize is off for this statement: every lookup
   // key is distinct, and its cache churn made the statement 3.5 × slower (58 s instead of 16 s for
   // 750,000 candidates, measured).
@@ -589,16 +593,15 @@ async function storeListings(client: pg.PoolClient, listings: TableWrites): Prom
     SELECT x.store_id, x.listing_id, greatest(x.first_day, ns.first_day) AS day, x.price, x.promo_price, x.promo_kind, ns.price AS median,
       x.price::float8 / ns.price AS ratio, x.multibuy_qty, x.multibuy_price
     FROM (
-      (SELECT DISTINCT ON (store_id, listing_id) store_id, listing_id, first_day, to_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price
-       FROM sv_w7 WHERE prev_day IS NULL ORDER BY store_id, listing_id, first_day DESC, id DESC)
+      (SELECT DISTINCT ON (w.store_id, w.listing_id) w.store_id, w.listing_id, w.first_day, w.to_day, w.price, w.promo_price, w.promo_kind,
+         w.multibuy_qty, w.multibuy_price
+       FROM sv_w7 w WHERE w.prev_day IS NULL ORDER BY w.store_id, w.listing_id, ${latestSpanOrderSql('w')})
       UNION ALL
       SELECT k.store_id, k.listing_id, y.first_day, y.to_day, y.price, y.promo_price, y.promo_kind, y.multibuy_qty, y.multibuy_price
       FROM sv_cand k JOIN store st ON st.id = k.store_id
-      CROSS JOIN LATERAL (
-        SELECT sp.first_day, ${STORE_SPAN_TO} AS to_day, sp.price, sp.promo_price, sp.promo_kind, ${MULTIBUY_TERMS} FROM store_price_span sp
-        WHERE sp.listing_id = k.listing_id AND sp.store_id = k.store_id AND sp.first_day <= st.last_day
-        ORDER BY sp.first_day DESC LIMIT 1
-      ) y
+      CROSS JOIN LATERAL ${latestSpanSql('store_price_span', 'sp',
+        'sp.listing_id = k.listing_id AND sp.store_id = k.store_id AND sp.first_day <= st.last_day',
+        `sp.first_day, ${STORE_SPAN_TO} AS to_day, sp.price, sp.promo_price, sp.promo_kind, ${MULTIBUY_TERMS}`)} y
       WHERE y.to_day >= st.last_day - ${w}
     ) x
     JOIN listing l ON l.id = x.listing_id JOIN retailer r ON r.id = l.retailer_id
