@@ -29,7 +29,11 @@
  *   (COSC345 MyFoodLinkGtmImpression); when present, they fill brand and gtin by product name.
  *
  * Pages are HTML: every request says `responseType: 'text'`, so `parsePage` takes the HTML string (the requests
- * ask for `accept: text/html`).
+ * ask for `accept: text/html`). It is read through the collectors' one HTML parser (html.ts,
+ * htmlparser2): cards and their parts are found by class tokens and attributes, texts come decoded
+ * with whitespace collapsed, so attribute order, quoting, extra classes or attributes, line breaks
+ * and character references do not change the rows; a body without an `<html>`/`<body>` element is a
+ * MalformedPage. The analytics list is read from its `<script>` as JSON (html.ts scriptJson).
  *
  * Store directory (`stores()`): `GET https://www.<chain domain>/api/v1/stores` (on a loopback replay
  * server `<origin>/<retailer>/api/v1/stores`), an array of `{ MDOMAIN, MSHOPNAME, MSHOPNUM, type }`
@@ -40,24 +44,8 @@
 import { z } from 'zod';
 import { dollarsToCents } from '../../src/domain/money.js';
 import type { ObservationInput } from '../ingest/format.js';
+import { attr, classList, findAll, findFirst, htmlText, parseHtml, scriptJson, textAt, type HtmlDocument, type HtmlElement } from './html.js';
 import { MalformedPage, type ChainCollector, type CollectContext, type DirectoryStore, type PageRequest, type ParsedPage } from './types.js';
-
-/** Decodes the HTML character references a server-rendered attribute or text holds. */
-export function decodeEntities(s: string): string {
-  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', rsaquo: '›', lsaquo: '‹' };
-  return s.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (m, ref: string) => {
-    if (ref[0] === '#') {
-      const code = ref[1] === 'x' || ref[1] === 'X' ? Number.parseInt(ref.slice(2), 16) : Number(ref.slice(1));
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
-    }
-    return named[ref.toLowerCase()] ?? m;
-  });
-}
-
-/** The text of an HTML fragment: tags dropped, references decoded, whitespace collapsed. */
-export function htmlText(fragment: string): string {
-  return decodeEntities(fragment.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
-}
 
 /**
  * Integer cents of a dollar amount as shops print it (`$4.00`, `4`, `$1,299.50`, `7.99`, or a JSON
@@ -145,56 +133,53 @@ const gtmSchema = z.array(
     .loose(),
 );
 
-const first = (block: string, re: RegExp): string | null => re.exec(block)?.[1] ?? null;
 const squash = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+/** A class token that ends with `suffix` (MyFoodLink's BEM modifiers, e.g. `…unit_price--multibuy`). */
+const classEnding = (suffix: string) => (el: HtmlElement) => classList(el).some((c) => c.endsWith(suffix));
+const isCard = { cls: 'talker', where: (el: HtmlElement) => (attr(el, 'id') ?? '').startsWith('line_') };
 
-/** The product cards of a MyFoodLink page, as texts (placeholders and unpriced cards left out). */
-export function myFoodLinkCards(html: string): Card[] {
-  const starts = [...html.matchAll(/<div\b[^>]*\bclass="(talker(?:\s[^"]*)?)"[^>]*>/g)].filter((m) => /\bid="line_[^"]+"/.test(m[0]));
+/**
+ * The product cards of a MyFoodLink page, as texts (placeholders and unpriced cards left out): each
+ * element of class `talker` whose id is `line_<line id>`, read by the class tokens of its parts
+ * (see the module comment). Accepts a parsed page or its HTML text.
+ * @throws MalformedPage when a priced card lacks a part the recorded shape has (its name).
+ */
+export function myFoodLinkCards(page: string | HtmlDocument): Card[] {
+  const doc = typeof page === 'string' ? parseHtml(page) : page;
   const cards: Card[] = [];
-  starts.forEach((m, i) => {
-    const block = html.slice(m.index, starts[i + 1]?.index ?? html.length);
-    const classes = m[1].split(/\s+/).filter(Boolean);
-    if (classes.includes('talker--placeholder')) return;
-    const sellHtml = first(block, /<strong\b[^>]*\bclass="[^"]*\bprice__sell\b[^"]*"[^>]*>([\s\S]*?)<\/strong>/);
-    if (sellHtml === null) return;
-    const txt = (re: RegExp) => {
-      const v = first(block, re);
-      return v === null ? null : htmlText(v) || null;
-    };
+  for (const el of findAll(doc, isCard)) {
+    const classes = classList(el);
+    if (classes.includes('talker--placeholder')) continue;
+    const sell = textAt(el, { cls: 'price__sell' });
+    if (sell === null) continue;
+    const img = findFirst(el, { tag: 'img', where: (i) => !!(attr(i, 'src') || attr(i, 'data-src')) });
+    const link = findFirst(el, { tag: 'a', where: (a) => (attr(a, 'href') ?? '').startsWith('/lines/') });
+    const named = findFirst(el, { cls: 'talker__name', where: (n) => attr(n, 'title') !== null });
     const card = {
-      id: /\bid="line_([^"]+)"/.exec(m[0])?.[1] ?? '',
-      name: txt(/<span\b[^>]*\bclass="[^"]*\btalker__product-name\b[^"]*"[^>]*>([\s\S]*?)<\/span>/) ?? '',
-      size: txt(/<span\b[^>]*\bclass="[^"]*\btalker__name__size\b[^"]*"[^>]*>([\s\S]*?)<\/span>/),
-      sell: htmlText(sellHtml),
-      units: txt(/<span\b[^>]*\bclass="[^"]*\bprice__units\b[^"]*"[^>]*>([\s\S]*?)<\/span>/),
-      was: txt(/<span\b[^>]*\bclass="[^"]*\btalker__prices__was\b[^"]*"[^>]*>([\s\S]*?)<\/span>/),
-      multibuy:
-        txt(/<span\b[^>]*\bclass="[^"]*unit_price--multibuy\b[^"]*"[^>]*>([\s\S]*?)<\/span>/) ??
-        (classes.includes('talker--Deal') ? txt(/<div\b[^>]*\bclass="talker__stickers"[^>]*>([\s\S]*?)<\/div>/) : null),
-      image: first(block, /<img\b[^>]*\bsrc="([^"]+)"/),
-      href: first(block, /<a\b[^>]*\bhref="(\/lines\/[^"]+)"/),
+      id: (attr(el, 'id') ?? '').slice('line_'.length),
+      name: textAt(el, { cls: 'talker__product-name' }) ?? '',
+      size: textAt(el, { cls: 'talker__name__size' }),
+      sell,
+      units: textAt(el, { cls: 'price__units' }),
+      was: textAt(el, { cls: 'talker__prices__was' }),
+      multibuy: textAt(el, { where: classEnding('unit_price--multibuy') }) ?? (classes.includes('talker--Deal') ? textAt(el, { cls: 'talker__stickers' }) : null),
+      image: img === null ? null : attr(img, 'src') || attr(img, 'data-src') || null,
+      href: link === null ? null : attr(link, 'href'),
       classes,
-      title: first(block, /<div\b[^>]*\bclass="[^"]*\btalker__name\b[^"]*"[^>]*\btitle="([^"]*)"/),
+      title: named === null ? null : attr(named, 'title'),
     };
     const r = cardSchema.safeParse(card);
     if (!r.success) throw new MalformedPage(`product card line_${card.id || '?'}: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
     cards.push(r.data);
-  });
+  }
   return cards;
 }
 
 /** Brand and barcode by product name from the optional `window.gtmDataLayer` impressions. */
-function gtmByName(html: string): Map<string, { brand: string | null; gtin: string | null }> {
+function gtmByName(doc: HtmlDocument): Map<string, { brand: string | null; gtin: string | null }> {
   const out = new Map<string, { brand: string | null; gtin: string | null }>();
-  const m = /window\.gtmDataLayer\s*=\s*(\[[\s\S]*?\]);\s*(?:<\/script>|\n)/.exec(html);
-  if (!m) return out;
-  let json: unknown;
-  try {
-    json = JSON.parse(m[1]);
-  } catch {
-    return out; // analytics only: a page without usable analytics still has its cards
-  }
+  const json = scriptJson(doc, 'window.gtmDataLayer');
+  if (json === undefined) return out; // analytics only: a page without usable analytics still has its cards
   const r = gtmSchema.safeParse(json);
   if (!r.success) return out;
   for (const ev of r.data) {
@@ -202,7 +187,7 @@ function gtmByName(html: string): Map<string, { brand: string | null; gtin: stri
       if (!imp.name) continue;
       const id = imp.id === null || imp.id === undefined ? '' : String(imp.id);
       const brand = imp.brand?.trim();
-      out.set(squash(decodeEntities(imp.name)), { brand: brand && brand.toLowerCase() !== 'na' ? brand : null, gtin: /^\d{8,14}$/.test(id) ? id : null });
+      out.set(squash(htmlText(imp.name)), { brand: brand && brand.toLowerCase() !== 'na' ? brand : null, gtin: /^\d{8,14}$/.test(id) ? id : null });
     }
   }
   return out;
@@ -224,7 +209,7 @@ function cardRow(chain: MyFoodLinkChain, card: Card, department: string, base: s
   else if (offer) promo = { price: sell, promo_price: null, promo_kind: 3, multibuy_qty: offer.qty, multibuy_price: offer.total };
   else if (special) promo = { price: sell, promo_price: sell, promo_kind: 1, multibuy_qty: null, multibuy_price: null };
   else promo = { price: sell, promo_price: null, promo_kind: null, multibuy_qty: null, multibuy_price: null };
-  const extra = gtm.get(squash(card.name)) ?? (card.title ? gtm.get(squash(decodeEntities(card.title))) : undefined);
+  const extra = gtm.get(squash(card.name)) ?? (card.title ? gtm.get(squash(card.title)) : undefined);
   const byWeight = card.units !== null && /per\s*kg/i.test(card.units);
   return {
     day: ctx.day,
@@ -237,10 +222,20 @@ function cardRow(chain: MyFoodLinkChain, card: Card, department: string, base: s
     size_text: card.size ?? (byWeight ? 'kg' : null),
     gtin: extra?.gtin ?? null,
     category_path: department ? [department] : [],
-    image: card.image === null ? null : decodeEntities(card.image),
-    retailer_url: card.href === null ? null : `${base}${decodeEntities(card.href)}`,
+    image: card.image,
+    retailer_url: card.href === null ? null : `${base}${card.href}`,
     available: true,
   };
+}
+
+/** The `rel` tokens of a link, lower case. */
+const relTokens = (el: HtmlElement) => (attr(el, 'rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+
+/** The department slug of a storefront link `/category/<slug>` (or the same under the store's own base URL); null for other links. */
+function departmentSlug(href: string | null, base: string): string | null {
+  if (href === null) return null;
+  const rel = href.startsWith(`${base}/`) ? href.slice(base.length) : href;
+  return /^\/category\/([a-z0-9][a-z0-9-]*)\/?$/.exec(rel)?.[1] ?? null;
 }
 
 const titleCase = (slug: string) => slug.split('-').filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
@@ -253,13 +248,14 @@ const titleCase = (slug: string) => slug.split('-').filter(Boolean).map((w) => w
  */
 export function parseMyFoodLinkPage(chain: MyFoodLinkChain, body: unknown, req: PageRequest, ctx: CollectContext): ParsedPage {
   if (typeof body !== 'string') throw new MalformedPage(`${chain.retailer}: expected the page's HTML text, got ${body === null ? 'null' : typeof body}`);
-  if (!/<(?:html|body)\b/i.test(body)) throw new MalformedPage(`${chain.retailer}: not an HTML page`);
+  const doc = parseHtml(body);
+  if (findFirst(doc, { tag: ['html', 'body'] }) === null) throw new MalformedPage(`${chain.retailer}: not an HTML page: ${JSON.stringify(body.trim().slice(0, 80))}`);
   if (ctx.store === null) throw new Error(`${chain.retailer} prices are per store: a store id is needed`);
   const base = myFoodLinkStoreBase(chain, ctx.origin, ctx.store);
   const path = req.url.startsWith(base) ? req.url.slice(base.length) : new URL(req.url).pathname;
 
   if (path === '' || path === '/') {
-    const slugs = [...new Set([...body.matchAll(/\bhref="\/category\/([a-z0-9][a-z0-9-]*)"/g)].map((m) => m[1]))];
+    const slugs = [...new Set(findAll(doc, { tag: 'a' }).map((a) => departmentSlug(attr(a, 'href'), base)).filter((x): x is string => x !== null))];
     return {
       rows: [],
       next: null,
@@ -268,21 +264,19 @@ export function parseMyFoodLinkPage(chain: MyFoodLinkChain, body: unknown, req: 
   }
 
   const slug = /^\/category\/([a-z0-9-]+)/.exec(path)?.[1] ?? '';
-  const h1 = first(body, /<h1\b[^>]*>([\s\S]*?)<\/h1>/);
-  const department = (h1 === null ? '' : htmlText(h1)) || titleCase(slug);
-  const gtm = gtmByName(body);
+  const department = textAt(doc, { tag: 'h1' }) ?? titleCase(slug);
+  const gtm = gtmByName(doc);
   const seen = new Set<string>();
   const rows: ObservationInput[] = [];
-  for (const card of myFoodLinkCards(body)) {
+  for (const card of myFoodLinkCards(doc)) {
     if (seen.has(card.id)) continue;
     seen.add(card.id);
     rows.push(cardRow(chain, card, department, base, ctx, gtm));
   }
-  const nextTag = /<(?:a|link)\b[^>]*\brel="next"[^>]*>/.exec(body)?.[0];
-  const nextHref = nextTag ? /\bhref="([^"]+)"/.exec(nextTag)?.[1] : undefined;
+  const nextLink = findFirst(doc, { tag: ['a', 'link'], where: (el) => relTokens(el).includes('next') && !!attr(el, 'href') });
+  const href = nextLink === null ? null : attr(nextLink, 'href');
   let next: PageRequest | null = null;
-  if (nextHref) {
-    const href = decodeEntities(nextHref);
+  if (href) {
     const url = href.startsWith('/') ? `${base}${href}` : new URL(href, req.url).toString();
     const page = /[?&]page=(\d+)/.exec(href)?.[1];
     if (url !== req.url) next = { url, headers: HTML_HEADERS, responseType: 'text', label: `${slug} page ${page ?? '?'}` };

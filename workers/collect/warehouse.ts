@@ -18,10 +18,18 @@
  * tiles (third-party sellers) are not The Warehouse's shelf price and are left out. Clearance
  * ("clearance" in the badges) is promo kind 4 — a badge value not seen in the records, so
  * unverified. Pages are HTML: requests say `responseType: 'text'` (and ask for `accept: text/html`), so `parsePage` gets the string.
+ *
+ * The page is read through the collectors' one HTML parser (html.ts, htmlparser2): tiles are found by
+ * their class token and attribute, not by the text of the markup, so attribute order, quoting,
+ * extra attributes or classes, whitespace and character references (`&amp;`, `&#39;`) do not change
+ * the rows. A body that is not HTML (a JSON error, plain text), or an HTML page with neither tiles
+ * nor the grid (`.product-grid` / `.grid-footer`: a challenge or error page) is a MalformedPage,
+ * not the end of the catalogue.
  */
 import { z } from 'zod';
 import type { ObservationInput } from '../ingest/format.js';
-import { decodeEntities, parseMultibuy, shopDollarsToCents } from './freshchoice.js';
+import { parseMultibuy, shopDollarsToCents } from './freshchoice.js';
+import { attr, findAll, findFirst, hasClass, hasElements, parseHtml, textAt, type HtmlDocument, type HtmlElement } from './html.js';
 import { MalformedPage, type ChainCollector, type CollectContext, type PageRequest, type ParsedPage } from './types.js';
 
 /** Tiles per grid page (SFRA's page size on the site). */
@@ -72,24 +80,52 @@ const given = (v: string | null | undefined): string | null => {
   return s && s.toLowerCase() !== 'na' && s.toLowerCase() !== 'null' ? s : null;
 };
 
-/** The tiles of a grid page: each tile's JSON with its product link and image. */
-export function warehouseTiles(html: string): Array<{ tile: Tile; href: string | null; image: string | null }> {
-  const starts = [...html.matchAll(/<div\b[^>]*\bclass="product-tile\b[^"]*"[^>]*>/g)].filter((m) => /\bdata-gtm-product="/.test(m[0]));
-  return starts.map((m, i) => {
-    const block = html.slice(m.index, starts[i + 1]?.index ?? html.length);
-    const raw = /\bdata-gtm-product="([^"]*)"/.exec(m[0])?.[1] ?? '';
+/** One product tile as read from the page: its `data-gtm-product` JSON, product link and image. */
+export interface WarehouseTile {
+  /** The tile's analytics JSON, checked against the recorded shape. */
+  tile: Tile;
+  /** The product link (`/p/…`, path and query on the shop), or null. */
+  href: string | null;
+  /** The tile image URL, or null. */
+  image: string | null;
+}
+
+const isTile = { cls: 'product-tile', where: (el: HtmlElement) => attr(el, 'data-gtm-product') !== null };
+
+/** The product page path of a tile link: `/p/…` as written, or the path and query of an absolute link to `/p/…`. */
+function productPath(href: string | null): string | null {
+  if (href === null) return null;
+  if (href.startsWith('/p/')) return href;
+  try {
+    const u = new URL(href);
+    return u.pathname.startsWith('/p/') ? `${u.pathname}${u.search}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The product tiles of a grid page (elements of class `product-tile` with a `data-gtm-product`
+ * attribute), each with its product link (`a[href^="/p/"]`) and image (`img.tile-image`, `src` or
+ * the lazy `data-src`). Accepts a parsed page or its HTML text.
+ * @throws MalformedPage when a tile's `data-gtm-product` is not JSON of the recorded shape.
+ */
+export function warehouseTiles(page: string | HtmlDocument): WarehouseTile[] {
+  const doc = typeof page === 'string' ? parseHtml(page) : page;
+  return findAll(doc, isTile).map((el) => {
+    const raw = attr(el, 'data-gtm-product') ?? '';
     let json: unknown;
     try {
-      json = JSON.parse(decodeEntities(raw));
+      json = JSON.parse(raw);
     } catch {
       throw new MalformedPage(`warehouse: a product tile's data-gtm-product is not JSON: ${raw.slice(0, 80)}`);
     }
     const r = tileSchema.safeParse(json);
     if (!r.success) throw new MalformedPage(`warehouse: product tile: ${r.error.issues.slice(0, 3).map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
-    const imgTag = /<img\b[^>]*\bclass="[^"]*\btile-image\b[^"]*"[^>]*>/.exec(block)?.[0] ?? '';
-    const src = /\bsrc="([^"]+)"/.exec(imgTag)?.[1] ?? /\bdata-src="([^"]+)"/.exec(imgTag)?.[1] ?? null;
-    const href = /<a\b[^>]*\bhref="(\/p\/[^"]+)"/.exec(block)?.[1] ?? null;
-    return { tile: r.data, href: href && decodeEntities(href), image: src && decodeEntities(src) };
+    const img = findFirst(el, { tag: 'img', cls: 'tile-image' });
+    const image = img === null ? null : attr(img, 'src') || attr(img, 'data-src') || null;
+    const link = findFirst(el, { tag: 'a', where: (a) => productPath(attr(a, 'href')) !== null });
+    return { tile: r.data, href: link === null ? null : productPath(attr(link, 'href')), image };
   });
 }
 
@@ -100,7 +136,7 @@ function money2cents(v: string | number | null | undefined, what: string, id: st
   return c;
 }
 
-function tileRow(t: { tile: Tile; href: string | null; image: string | null }, origin: string, ctx: CollectContext): ObservationInput | null {
+function tileRow(t: WarehouseTile, origin: string, ctx: CollectContext): ObservationInput | null {
   const tile = t.tile;
   const id = String(tile.id);
   const now = money2cents(tile.price, 'price', id);
@@ -142,15 +178,21 @@ function tileRow(t: { tile: Tile; href: string | null; image: string | null }, o
 
 /**
  * Parses one grid page (HTML text) into rows and the next page.
- * @throws MalformedPage when the body is not HTML text or a tile's JSON does not have the recorded shape.
+ * @throws MalformedPage when the body is not HTML text, an HTML page without the grid, or a tile's
+ *   JSON does not have the recorded shape.
  */
 export function parseWarehousePage(body: unknown, req: PageRequest, ctx: CollectContext): ParsedPage {
   if (typeof body !== 'string') throw new MalformedPage(`warehouse: expected the grid's HTML text, got ${body === null ? 'null' : typeof body}`);
-  if (body.trim() !== '' && !/^\s*</.test(body)) throw new MalformedPage('warehouse: the grid page is not HTML');
+  const doc = parseHtml(body);
+  if (body.trim() !== '' && !hasElements(doc)) throw new MalformedPage(`warehouse: the grid page is not HTML: ${JSON.stringify(body.trim().slice(0, 80))}`);
   const url = new URL(req.url);
   const start = Number(url.searchParams.get('start') ?? '0');
   const size = Number(url.searchParams.get('sz') ?? WAREHOUSE_PAGE_SIZE);
-  const tiles = warehouseTiles(body);
+  const tiles = warehouseTiles(doc);
+  if (tiles.length === 0 && body.trim() !== '' && findFirst(doc, { where: (el) => hasClass(el, 'product-grid') || hasClass(el, 'grid-footer') }) === null) {
+    const title = textAt(doc, { tag: 'title' }) ?? textAt(doc, { tag: 'h1' });
+    throw new MalformedPage(`warehouse: no product grid on the page${title ? ` ("${title.slice(0, 80)}")` : ''}`);
+  }
   const seen = new Set<string>();
   const rows: ObservationInput[] = [];
   for (const t of tiles) {
