@@ -10,9 +10,10 @@
  */
 import { z } from 'zod';
 import type { OperationTypes } from './generated/operations.js';
+import { MAX_INT } from '../src/domain/limits.js';
+/** Largest id a GraphQL `Int` (32-bit) can carry (src/domain/limits.ts MAX_INT). */
+export const MAX_ID = MAX_INT;
 
-/** Largest id a GraphQL `Int` (32-bit) can carry. */
-export const MAX_ID = 2_147_483_647;
 
 /** The name of a persisted document (one per file in schema/operations/). */
 export type DocumentName = keyof OperationTypes;

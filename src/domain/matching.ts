@@ -34,6 +34,9 @@ import {
   type Brand,
 } from './brands.js';
 import { SYNONYM_GROUPS } from '../search/synonyms.js';
+import { MAX_GTIN_DIGITS } from './limits.js';
+/** Most digits a GTIN has (GTIN-14), held in src/domain/limits.ts. */
+export { MAX_GTIN_DIGITS };
 
 // ---------------------------------------------------------------------------------------------
 // Inputs and features
@@ -150,8 +153,6 @@ export function gtinProblem(code: string | number | bigint | null | undefined): 
   return null;
 }
 
-/** Most digits a GTIN has (GTIN-14). */
-export const MAX_GTIN_DIGITS = 14;
 
 /**
  * The stored form of a barcode (`listing.gtin`, a bigint): its digits as a number, so the

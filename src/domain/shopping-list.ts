@@ -34,13 +34,14 @@
  * ≥ 0). Every pair is tried: O(stores² × items).
  */
 import { dealKind, type DealKind, type PromoFields } from './deals.js';
+import { MAX_INT, MAX_PLAN_ITEMS, PLAN_QTY } from './limits.js';
+/** Most distinct items in one list (src/domain/limits.ts MAX_PLAN_ITEMS). */
+export const MAX_ITEMS = MAX_PLAN_ITEMS;
+/** Largest quantity of one item, after adding repeats (src/domain/limits.ts PLAN_QTY.max). */
+export const MAX_QTY = PLAN_QTY.max;
+/** Largest id an item may name: a 32-bit database id (src/domain/limits.ts MAX_INT). */
+export const MAX_ITEM_ID = MAX_INT;
 
-/** Most distinct items in one list. */
-export const MAX_ITEMS = 50;
-/** Largest quantity of one item (after adding repeats). */
-export const MAX_QTY = 99;
-/** Largest id an item may name (a 32-bit database id). */
-export const MAX_ITEM_ID = 2_147_483_647;
 
 /** A refused shopping list (the message says what and where; the service answers 400). */
 export class ShoppingListError extends Error {

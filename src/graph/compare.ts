@@ -11,8 +11,9 @@
  * fixed number of statements.
  */
 import { builder } from '../builder.js';
+import { DAYS_WINDOW } from '../domain/limits.js';
 import {
-  compareRetailers, latestChainLevels, LEVEL_WINDOW, retailerLevels,
+  compareRetailers, latestChainLevels, retailerLevels,
   type ChainGroupLevel, type ChainLevel, type ChainPrice, type Compare, type CompareGroup, type CompareItem, type LevelSeries, type RetailerLevels,
 } from '../services/chain-levels.js';
 import { byId, requestLoader } from './batch.js';
@@ -122,7 +123,7 @@ const ChainGroupLevelRef = builder.objectRef<ChainGroupLevel>('ChainGroupLevel')
   }),
 });
 
-const windowArg = `Calendar days ending at the index's last computed day (not today), ${LEVEL_WINDOW.min} to ${LEVEL_WINDOW.max}.`;
+const windowArg = `Calendar days ending at the index's last computed day (not today), ${DAYS_WINDOW.min} to ${DAYS_WINDOW.max}.`;
 
 builder.prismaObjectFields('Retailer', (t) => ({
   level: t.field({
@@ -142,9 +143,9 @@ builder.prismaObjectFields('Retailer', (t) => ({
   levelSeries: t.field({
     type: LevelSeriesRef,
     description: "The chain's all-food level for each day the index computed in the window (all null when it has no row there).",
-    args: { days: t.arg.int({ defaultValue: LEVEL_WINDOW.default, description: windowArg }) },
+    args: { days: t.arg.int({ defaultValue: DAYS_WINDOW.default, description: windowArg }) },
     resolve: async (r, args, ctx) => {
-      const all = await retailerLevelsLoader(ctx).load(args.days ?? LEVEL_WINDOW.default);
+      const all = await retailerLevelsLoader(ctx).load(args.days ?? DAYS_WINDOW.default);
       return (
         all.retailers.find((s) => s.retailer === r.slug) ?? {
           retailer: r.slug,
@@ -165,9 +166,9 @@ builder.queryFields((t) => ({
   }),
   retailerLevels: t.field({
     type: RetailerLevelsRef,
-    description: "Every chain's all-food level over a window; BAD_REQUEST when days is outside 7 to 3650; empty days before the first index computation.",
-    args: { days: t.arg.int({ defaultValue: LEVEL_WINDOW.default, description: windowArg }) },
+    description: `Every chain's all-food level over a window; BAD_REQUEST when days is outside ${DAYS_WINDOW.min} to ${DAYS_WINDOW.max}; empty days before the first index computation.`,
+    args: { days: t.arg.int({ defaultValue: DAYS_WINDOW.default, description: windowArg }) },
     // Through the loader: a document that also asks Retailer.levelSeries for the same window reads it once.
-    resolve: (_root, args, ctx) => retailerLevelsLoader(ctx).load(args.days ?? LEVEL_WINDOW.default),
+    resolve: (_root, args, ctx) => retailerLevelsLoader(ctx).load(args.days ?? DAYS_WINDOW.default),
   }),
 }));

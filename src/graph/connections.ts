@@ -5,10 +5,8 @@
  * row's id, under a total order that ends in the id); a malformed one is refused as BAD_REQUEST
  * by /graphql's error mapping (facades/graphql.ts).
  */
+import { CONNECTION_SIZE } from '../domain/limits.js';
 import { BadRequest } from '../errors.js';
-
-/** Page size of every connection: `first` defaults to 20 and may be 0 to 100. */
-export const CONNECTION_SIZE = { default: 20, max: 100 } as const;
 
 /** The connection arguments as Pothos passes them. */
 export interface ConnectionArgs {
@@ -20,12 +18,12 @@ export interface ConnectionArgs {
 
 /**
  * Checks the paging arguments of a connection: forward only (`last` and `before` refused), and
- * `first` within 0 to {@link CONNECTION_SIZE}.max. @throws BadRequest otherwise.
+ * `first` within CONNECTION_SIZE (src/domain/limits.ts). @throws BadRequest otherwise.
  */
 export function checkForward(args: ConnectionArgs): void {
   if (args.last != null || args.before != null) throw new BadRequest('Connections page forward only: use first and after, not last or before');
-  if (args.first != null && (args.first < 0 || args.first > CONNECTION_SIZE.max)) {
-    throw new BadRequest(`first must be 0 to ${CONNECTION_SIZE.max}`);
+  if (args.first != null && (args.first < CONNECTION_SIZE.min || args.first > CONNECTION_SIZE.max)) {
+    throw new BadRequest(`first must be ${CONNECTION_SIZE.min} to ${CONNECTION_SIZE.max}`);
   }
 }
 

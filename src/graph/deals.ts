@@ -9,7 +9,8 @@
  * in src/services/deals.ts.
  */
 import { builder } from '../builder.js';
-import { DEAL_KINDS, DEAL_LIMIT, DEFAULT_DEAL_KIND, dealFeed, listingDeals, type DealFeed, type ListingDeal } from '../services/deals.js';
+import { DEAL_LIMIT, MAX_QUERY_LENGTH } from '../domain/limits.js';
+import { DEAL_KINDS, DEFAULT_DEAL_KIND, dealFeed, listingDeals, type DealFeed, type ListingDeal } from '../services/deals.js';
 import { orderByIds } from '../services/search.js';
 import { byId } from './batch.js';
 
@@ -62,11 +63,11 @@ builder.queryField('deals', (t) =>
   t.field({
     type: DealsRef,
     description:
-      'Current promotions of one kind, biggest saving first (share of the shelf price, then cents, then listing id). BAD_REQUEST for q over 100 characters, limit outside 1 to 96, or an unknown retailer.',
+      `Current promotions of one kind, biggest saving first (share of the shelf price, then cents, then listing id). BAD_REQUEST for q over ${MAX_QUERY_LENGTH} characters, limit outside ${DEAL_LIMIT.min} to ${DEAL_LIMIT.max}, or an unknown retailer.`,
     args: {
       kind: t.arg({ type: DealKindEnum, defaultValue: DEFAULT_DEAL_KIND }),
       retailer: t.arg.string({ description: "Retailer slug: only that chain's deals; unknown gives BAD_REQUEST." }),
-      q: t.arg.string({ description: "Case-insensitive text in the listing's name or brand; at most 100 characters." }),
+      q: t.arg.string({ description: `Case-insensitive text in the listing's name or brand; at most ${MAX_QUERY_LENGTH} characters.` }),
       limit: t.arg.int({ defaultValue: DEAL_LIMIT.default, description: `${DEAL_LIMIT.min} to ${DEAL_LIMIT.max}.` }),
     },
     resolve: (_root, args, ctx) => dealFeed(ctx.pool, args),

@@ -8,9 +8,10 @@
  */
 import { builder } from '../builder.js';
 import { isDay, nzToday } from '../domain/days.js';
+import { DAYS_WINDOW } from '../domain/limits.js';
 import { NotFound } from '../errors.js';
 import {
-  INDEX_WINDOW, indexGroups, indexItems, indexLatest, indexSeries,
+  indexGroups, indexItems, indexLatest, indexSeries,
   type GroupSeries, type IndexGroupLevel, type IndexGroups, type IndexHeadline, type IndexItems, type IndexLatest, type IndexPointRow, type ItemSeries,
 } from '../services/food-index.js';
 import { UnitEnum } from './listing.js';
@@ -131,7 +132,7 @@ const IndexItemsRef = builder.objectRef<IndexItems>('IndexItems').implement({
   }),
 });
 
-const windowArg = `Calendar days ending at the index's last computed day (not today), ${INDEX_WINDOW.min} to ${INDEX_WINDOW.max}.`;
+const windowArg = `Calendar days ending at the index's last computed day (not today), ${DAYS_WINDOW.min} to ${DAYS_WINDOW.max}.`;
 
 builder.queryFields((t) => ({
   indexLatest: t.field({
@@ -161,13 +162,13 @@ builder.queryFields((t) => ({
   indexGroups: t.field({
     type: IndexGroupsRef,
     description: 'All food and every basket group over a window; empty days before the first computation.',
-    args: { days: t.arg.int({ defaultValue: INDEX_WINDOW.default, description: windowArg }) },
-    resolve: (_root, args, ctx) => indexGroups(ctx.pool, args.days ?? INDEX_WINDOW.default),
+    args: { days: t.arg.int({ defaultValue: DAYS_WINDOW.default, description: windowArg }) },
+    resolve: (_root, args, ctx) => indexGroups(ctx.pool, args.days ?? DAYS_WINDOW.default),
   }),
   indexItems: t.field({
     type: IndexItemsRef,
     description: 'One series per observable basket item over a window; empty days before the first computation.',
-    args: { days: t.arg.int({ defaultValue: INDEX_WINDOW.default, description: windowArg }) },
-    resolve: (_root, args, ctx) => indexItems(ctx.pool, args.days ?? INDEX_WINDOW.default),
+    args: { days: t.arg.int({ defaultValue: DAYS_WINDOW.default, description: windowArg }) },
+    resolve: (_root, args, ctx) => indexItems(ctx.pool, args.days ?? DAYS_WINDOW.default),
   }),
 }));

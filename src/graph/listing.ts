@@ -7,6 +7,7 @@
  */
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { LISTING_LIMIT, MAX_QUERY_LENGTH } from '../domain/limits.js';
 import { isAvailable, lastSeen } from '../domain/listings.js';
 import { NotFound } from '../errors.js';
 import type { Listing } from '../generated/prisma/client.js';
@@ -15,7 +16,7 @@ import {
   type CurrentSpan, type DailyStatsColumns, type StorePrice,
 } from '../services/prices.js';
 import type { SearchResultDeps } from '../services/search-results.js';
-import { LISTING_LIMIT, orderByIds, searchListingIds } from '../services/search.js';
+import { orderByIds, searchListingIds } from '../services/search.js';
 import { byId, requestLoader } from './batch.js';
 import { dayString } from './scalars.js';
 
@@ -164,9 +165,9 @@ builder.queryFields((t) => ({
     type: ['Listing'],
     description: 'Listings matching q (name, brand, category or barcode digits; typo- and accent-tolerant), best match first; without q, recently seen.',
     args: {
-      q: t.arg.string({ description: 'At most 100 characters.' }),
+      q: t.arg.string({ description: `At most ${MAX_QUERY_LENGTH} characters.` }),
       retailer: t.arg.string({ description: 'Retailer slug; unknown gives BAD_REQUEST.' }),
-      limit: t.arg.int({ defaultValue: LISTING_LIMIT.default, description: '1 to 100.' }),
+      limit: t.arg.int({ defaultValue: LISTING_LIMIT.default, description: `${LISTING_LIMIT.min} to ${LISTING_LIMIT.max}.` }),
     },
     resolve: async (query, _root, args, ctx) => {
       const ids = await searchListingIds(ctx, args);

@@ -10,13 +10,14 @@
  */
 import { builder } from '../builder.js';
 import { attributesOf } from '../domain/kinds.js';
+import { CONNECTION_SIZE, MAX_ALTERNATIVES } from '../domain/limits.js';
 import { isAvailable, lastSeen, orderOffers } from '../domain/listings.js';
 import { NotFound } from '../errors.js';
 import type { Product } from '../generated/prisma/client.js';
 import { productStorePrices, type ProductStorePrice } from '../services/product-prices.js';
 import { productAlternatives, productFacts, type ProductAlternative, type ProductFacts } from '../services/products.js';
 import { byId, requestLoader } from './batch.js';
-import { checkForward, CONNECTION_SIZE } from './connections.js';
+import { checkForward } from './connections.js';
 import { activeStoreCountLoader, CurrentPriceRef, currentPriceLoader, storeCountLoader } from './listing.js';
 import { dayString } from './scalars.js';
 
@@ -181,7 +182,7 @@ export const ProductRef = builder.prismaObject('Product', {
     }),
     alternatives: t.loadableList({
       type: AlternativeRef,
-      description: 'Up to 16 other products in the same generic, cheapest current shelf price first, own_brand flagged.',
+      description: `Up to ${MAX_ALTERNATIVES} other products in the same generic, cheapest current shelf price first, own_brand flagged.`,
       load: byId((ctx, ids) => productAlternatives(ctx.pool, ids), (): ProductAlternative[] => []),
       resolve: (p) => p.id,
     }),

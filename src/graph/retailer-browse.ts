@@ -7,7 +7,8 @@
  * loaders of ./listing.ts, and `retailer` is the Retailer type.
  */
 import { builder } from '../builder.js';
-import { BROWSE_LIMIT, browseRetailer, type CategoryCount, type RetailerBrowsePage } from '../services/retailer-browse.js';
+import { BROWSE_LIMIT, CATEGORY_PATH, MAX_QUERY_LENGTH, OFFSET } from '../domain/limits.js';
+import { browseRetailer, type CategoryCount, type RetailerBrowsePage } from '../services/retailer-browse.js';
 import { orderByIds } from '../services/search.js';
 
 const CategoryNodeRef = builder.objectRef<CategoryCount>('CategoryNode').implement({
@@ -54,14 +55,14 @@ builder.queryField('retailerBrowse', (t) =>
       "Walks a chain's own category tree: the node `c` (one label per level, outermost first; omitted or empty for the top) with its child categories, the total",
       "at and below it and one page of its listings. Counted: the chain's available listings with a category path. `q` keeps listings whose normalised brand and",
       'name hold every word of it, in the counts and the page alike. NOT_FOUND for an unknown retailer or a category holding nothing (whatever q is);',
-      `BAD_REQUEST for q over 100 characters, limit outside ${BROWSE_LIMIT.min} to ${BROWSE_LIMIT.max}, a negative offset, an empty label, a label over 200 characters or more than 10 levels.`,
+      `BAD_REQUEST for q over ${MAX_QUERY_LENGTH} characters, limit outside ${BROWSE_LIMIT.min} to ${BROWSE_LIMIT.max}, a negative offset, an empty label, a label over ${CATEGORY_PATH.labelLength} characters or more than ${CATEGORY_PATH.levels} levels.`,
     ].join(' '),
     args: {
       slug: t.arg.string({ required: true, description: 'Retailer slug (see retailers).' }),
       c: t.arg.stringList({ description: 'The category path, one label per level, outermost first.' }),
-      q: t.arg.string({ description: 'Text filter on brand and name (every word); at most 100 characters.' }),
+      q: t.arg.string({ description: `Text filter on brand and name (every word); at most ${MAX_QUERY_LENGTH} characters.` }),
       limit: t.arg.int({ defaultValue: BROWSE_LIMIT.default, description: `${BROWSE_LIMIT.min} to ${BROWSE_LIMIT.max}.` }),
-      offset: t.arg.int({ defaultValue: 0, description: 'Listings to skip; at least 0.' }),
+      offset: t.arg.int({ defaultValue: OFFSET.default, description: `Listings to skip; at least ${OFFSET.min}.` }),
     },
     resolve: (_root, args, ctx) => browseRetailer(ctx.pool, args),
   }),

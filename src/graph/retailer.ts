@@ -7,12 +7,12 @@
  * `listingRowLoader`. Their sizes are `storeCount` and `listingCount`.
  */
 import { builder } from '../builder.js';
+import { CONNECTION_SIZE, MAX_QUERY_LENGTH } from '../domain/limits.js';
 import { BadRequest } from '../errors.js';
 import { chainListingCounts, chainListingPages, type ChainListingsKey } from '../services/graph-relations.js';
-import { MAX_QUERY_LENGTH } from '../services/search.js';
 import { likeLiteral } from '../services/stores.js';
 import { requestLoader } from './batch.js';
-import { checkForward, connectionPage, CONNECTION_SIZE, pageSize, parseKeyCursor } from './connections.js';
+import { checkForward, connectionPage, pageSize, parseKeyCursor } from './connections.js';
 import { ListingRef, listingRowLoader } from './listing.js';
 
 /** A page of a chain's listings in id order, by (chain, filter, first, after): every chain's page of a request in one statement. */

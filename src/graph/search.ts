@@ -6,10 +6,11 @@
  * in src/domain/search-results.ts).
  */
 import { builder } from '../builder.js';
+import { MAX_QUERY_LENGTH, PRODUCT_LIMIT, SUGGEST_LIMIT } from '../domain/limits.js';
 import type { PricedSuggestion, ProductGroup } from '../domain/search-results.js';
 import type { SuggestionHit } from '../search/backend.js';
 import { ListingRef, searchResultDeps } from './listing.js';
-import { PRODUCT_LIMIT, searchProductGroups, suggestions, SUGGEST_LIMIT } from '../services/search.js';
+import { searchProductGroups, suggestions } from '../services/search.js';
 import { pricedSuggestions, productGroupByGtin, productGroups, type OfferRow } from '../services/search-results.js';
 
 const ProductGroupRef = builder.objectRef<ProductGroup<OfferRow>>('ProductGroup').implement({
@@ -48,9 +49,9 @@ builder.queryFields((t) => ({
     type: [ProductGroupRef],
     description: 'Products matching q (name, brand, category or barcode digits; typo- and accent-tolerant), one group per product, best first; without q, recently seen.',
     args: {
-      q: t.arg.string({ description: 'At most 100 characters.' }),
+      q: t.arg.string({ description: `At most ${MAX_QUERY_LENGTH} characters.` }),
       retailer: t.arg.string({ description: "Retailer slug: rank only that chain's catalogue (offers still show every chain); unknown gives BAD_REQUEST." }),
-      limit: t.arg.int({ defaultValue: PRODUCT_LIMIT.default, description: '1 to 100.' }),
+      limit: t.arg.int({ defaultValue: PRODUCT_LIMIT.default, description: `${PRODUCT_LIMIT.min} to ${PRODUCT_LIMIT.max}.` }),
     },
     resolve: async (_root, args, ctx) => productGroups(searchResultDeps(ctx), await searchProductGroups(ctx, args)),
   }),
@@ -58,8 +59,8 @@ builder.queryFields((t) => ({
     type: [SuggestionRef],
     description: 'Type-ahead: categories, brands, products and listings matching a prefix, in display order.',
     args: {
-      q: t.arg.string({ required: true, description: '1 to 100 characters.' }),
-      limit: t.arg.int({ defaultValue: SUGGEST_LIMIT.default, description: '1 to 12.' }),
+      q: t.arg.string({ required: true, description: `1 to ${MAX_QUERY_LENGTH} characters.` }),
+      limit: t.arg.int({ defaultValue: SUGGEST_LIMIT.default, description: `${SUGGEST_LIMIT.min} to ${SUGGEST_LIMIT.max}.` }),
     },
     resolve: async (_root, args, ctx) => pricedSuggestions(searchResultDeps(ctx), await suggestions(ctx, args)),
   }),

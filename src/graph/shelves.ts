@@ -14,18 +14,17 @@ import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
+import { CONNECTION_SIZE, MAX_QUERY_LENGTH, OFFSET, SHELF_LIMIT } from '../domain/limits.js';
 import type { ProductGroup } from '../domain/search-results.js';
 import { crumbs, children, getShelf, shelfSet, type Shelf } from '../domain/shelves.js';
 import { measureOfListing, unitPrice } from '../domain/unit-price.js';
 import { NotFound } from '../errors.js';
 import { shelfProductPages, type ShelfProductsKey } from '../services/graph-relations.js';
 import { productGroups, type OfferRow } from '../services/search-results.js';
-import { MAX_QUERY_LENGTH } from '../services/search.js';
 import {
   genericShelves,
   listShelves,
   productShelfRows,
-  SHELF_LIMIT,
   SHELF_SORTS,
   shelfCounts,
   shelfPage,
@@ -36,7 +35,7 @@ import {
   type ShelfRetailerFacet,
 } from '../services/shelves.js';
 import { byId, requestLoader } from './batch.js';
-import { checkForward, connectionPage, CONNECTION_SIZE, pageSize, parseKeyCursor } from './connections.js';
+import { checkForward, connectionPage, pageSize, parseKeyCursor } from './connections.js';
 import { currentPriceLoader, ListingRef, searchResultDeps } from './listing.js';
 import { ProductRef, productRowLoader } from './product.js';
 
@@ -205,15 +204,15 @@ builder.queryFields((t) => ({
   shelves: t.field({
     type: [ShelfRef],
     description:
-      'The shelf directory: departments first (most products first, then label), then aisles by department, then sub-shelves by aisle (each most products first). With q, the one shelf a category word names (label or alias; case, accents and plurals ignored) or none. BAD_REQUEST for q over 100 characters.',
-    args: { q: t.arg.string({ description: 'A category word; at most 100 characters.' }) },
+      `The shelf directory: departments first (most products first, then label), then aisles by department, then sub-shelves by aisle (each most products first). With q, the one shelf a category word names (label or alias; case, accents and plurals ignored) or none. BAD_REQUEST for q over ${MAX_QUERY_LENGTH} characters.`,
+    args: { q: t.arg.string({ description: `A category word; at most ${MAX_QUERY_LENGTH} characters.` }) },
     resolve: (_root, { q }, ctx) => listShelves(q, (slug) => shelfProductCountLoader(ctx).load(slug)),
   }),
   shelf: t.field({
     type: ShelfPageRef,
     nullable: true,
     description:
-      'One page of a shelf: every product on it or below it with a current offer, filtered, sorted and faceted server-side. NOT_FOUND for an unknown slug; BAD_REQUEST for an unknown retailer, q over 100 characters, limit outside 1 to 96 or a negative offset.',
+      `One page of a shelf: every product on it or below it with a current offer, filtered, sorted and faceted server-side. NOT_FOUND for an unknown slug; BAD_REQUEST for an unknown retailer, q over ${MAX_QUERY_LENGTH} characters, limit outside ${SHELF_LIMIT.min} to ${SHELF_LIMIT.max} or a negative offset.`,
     args: {
       slug: t.arg.string({ required: true }),
       sort: t.arg({ type: ShelfSortEnum, description: 'popular by default; relevance when q has words.' }),
@@ -222,7 +221,7 @@ builder.queryFields((t) => ({
       kind: t.arg.string({ description: "A kind slug from the page's kinds facet; another gives an empty page." }),
       q: t.arg.string({ description: `Words within the shelf (every word a prefix of a word of the product); at most ${MAX_QUERY_LENGTH} characters.` }),
       limit: t.arg.int({ defaultValue: SHELF_LIMIT.default, description: `${SHELF_LIMIT.min} to ${SHELF_LIMIT.max}.` }),
-      offset: t.arg.int({ defaultValue: 0, description: 'At least 0.' }),
+      offset: t.arg.int({ defaultValue: OFFSET.default, description: `At least ${OFFSET.min}.` }),
     },
     resolve: (_root, args, ctx) => shelfPage(ctx.pool, args),
   }),

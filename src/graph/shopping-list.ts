@@ -6,8 +6,9 @@
  * src/services/shopping-list.ts. Money in integer NZ cents; days `YYYY-MM-DD` (NZ).
  */
 import { builder } from '../builder.js';
+import { MAX_PLAN_ITEMS, PLAN_LIMIT, PLAN_QTY, RADIUS_KM } from '../domain/limits.js';
 import {
-  MAX_ITEMS, MAX_QTY, PLAN_LIMIT, planShoppingListAt, RADIUS_KM,
+  planShoppingListAt,
   type PlanItem, type PlanLineOut, type PlanStoreInfo, type ShoppingListPlan, type SingleStorePlan, type SplitStorePlan,
 } from '../services/shopping-list.js';
 import { DealKindEnum } from './deals.js';
@@ -17,7 +18,7 @@ const ShoppingItemInput = builder.inputType('ShoppingItemInput', {
   fields: (t) => ({
     productId: t.int({ description: 'A product: bought at a store as its cheapest linked listing there.' }),
     listingId: t.int({ description: 'A listing: bought only as that listing.' }),
-    qty: t.int({ defaultValue: 1, description: `Units (kg for a weighable listing), 1 to ${MAX_QTY}; repeats of one item add up.` }),
+    qty: t.int({ defaultValue: PLAN_QTY.default, description: `Units (kg for a weighable listing), ${PLAN_QTY.min} to ${PLAN_QTY.max}; repeats of one item add up.` }),
   }),
 });
 
@@ -118,7 +119,7 @@ builder.queryField('shoppingList', (t) =>
   t.field({
     type: ShoppingListRef,
     description:
-      `The cheapest single store and the cheapest splits over two stores for a shopping list, with what is missing where (beyond api-spec: issue 16). BAD_REQUEST for an item naming both or neither id, a quantity outside 1 to ${MAX_QTY}, none or more than ${MAX_ITEMS} distinct items, near or radiusKm out of range, limit outside ${PLAN_LIMIT.min} to ${PLAN_LIMIT.max}, or an unknown retailer; NOT_FOUND naming unknown product and listing ids.`,
+      `The cheapest single store and the cheapest splits over two stores for a shopping list, with what is missing where (beyond api-spec: issue 16). BAD_REQUEST for an item naming both or neither id, a quantity outside ${PLAN_QTY.min} to ${PLAN_QTY.max}, none or more than ${MAX_PLAN_ITEMS} distinct items, near or radiusKm out of range, limit outside ${PLAN_LIMIT.min} to ${PLAN_LIMIT.max}, or an unknown retailer; NOT_FOUND naming unknown product and listing ids.`,
     args: {
       items: t.arg({ type: [ShoppingItemInput], required: true }),
       near: t.arg({ type: NearInput, description: 'Only stores near a point; absent: every store.' }),

@@ -7,10 +7,11 @@
  * Money in integer NZ cents; days `YYYY-MM-DD` (NZ).
  */
 import { builder } from '../builder.js';
+import { DAYS_WINDOW, MAX_QUERY_LENGTH, OFFSET, STORE_LISTING_LIMIT } from '../domain/limits.js';
 import { isAvailable } from '../domain/listings.js';
 import { NotFound } from '../errors.js';
 import {
-  checkLevelWindow, emptyPanel, STORE_LEVEL_WINDOW, STORE_LISTING_LIMIT, storeDeals, storeExtremes, storeLevelSeries,
+  checkLevelWindow, emptyPanel, storeDeals, storeExtremes, storeLevelSeries,
   storeListingPages, storeListingsKey, storePanels,
   type GroupLevel, type StoreExtremes, type StoreLevels, type StoreLevelsKey, type StoreListingRow, type StoreListingsKey,
   type StoreListingsPage, type StorePanelRow,
@@ -184,9 +185,9 @@ builder.prismaObject('Store', {
       type: StoreListingPageRef,
       description: "Listings priced at the store this week with the chain's national median and the ratio, dearest against the median first (then listing id).",
       args: {
-        q: t.arg.string({ description: 'At most 100 characters: every word must occur in the brand or name (case- and accent-insensitive).' }),
+        q: t.arg.string({ description: `At most ${MAX_QUERY_LENGTH} characters: every word must occur in the brand or name (case- and accent-insensitive).` }),
         limit: t.arg.int({ defaultValue: STORE_LISTING_LIMIT.default, description: `${STORE_LISTING_LIMIT.min} to ${STORE_LISTING_LIMIT.max}.` }),
-        offset: t.arg.int({ defaultValue: 0, description: 'At least 0.' }),
+        offset: t.arg.int({ defaultValue: OFFSET.default, description: `At least ${OFFSET.min}.` }),
       },
       // One page per (store, q, limit, offset): every page of the request, aliases included, in one statement.
       load: (keys: StoreListingsKey[], ctx) => storeListingPages(ctx.pool, keys),
@@ -198,13 +199,13 @@ builder.prismaObject('Store', {
       description: "Daily basket level over the `days` calendar days ending at the store's last computed day (not today).",
       args: {
         days: t.arg.int({
-          defaultValue: STORE_LEVEL_WINDOW.default,
-          description: `${STORE_LEVEL_WINDOW.min} to ${STORE_LEVEL_WINDOW.max}.`,
+          defaultValue: DAYS_WINDOW.default,
+          description: `${DAYS_WINDOW.min} to ${DAYS_WINDOW.max}.`,
         }),
       },
       load: (keys: StoreLevelsKey[], ctx) => storeLevelSeries(ctx.pool, keys),
       loaderOptions: { cacheKeyFn: (k) => `${k.storeId}:${k.days}` },
-      resolve: (store, args) => ({ storeId: store.id, days: checkLevelWindow(args.days ?? STORE_LEVEL_WINDOW.default) }),
+      resolve: (store, args) => ({ storeId: store.id, days: checkLevelWindow(args.days ?? DAYS_WINDOW.default) }),
     }),
   }),
 });

@@ -13,22 +13,23 @@ import type pg from 'pg';
 import { DEAL_KINDS, type DealKind } from '../domain/deals.js';
 import { BadRequest } from '../errors.js';
 import { groupRows } from './prices.js';
-import { MAX_QUERY_LENGTH, retailerIdBySlug } from './search.js';
-import { likeLiteral } from './stores.js';
+import { retailerIdBySlug } from './search.js';
+import { filterText, nameOrBrandSql, substringPattern } from './text-filter.js';
+import { DEAL_LIMIT } from '../domain/limits.js';
+/** list_deals `limit`, held in src/domain/limits.ts. */
+export { DEAL_LIMIT };
 
 /** The deal kinds (api-spec Deals `kind`) and their type, from the domain rules that define them. */
 export { DEAL_KINDS, type DealKind };
 /** The default kind of list_deals. */
 export const DEFAULT_DEAL_KIND: DealKind = 'special';
-/** list_deals `limit`: default and bounds (api-spec Limits). */
-export const DEAL_LIMIT = { default: 24, min: 1, max: 96 } as const;
 
 /** Arguments of the feed (validated by the facades; checked again here for /graphql). */
 export interface DealFeedArgs {
   kind?: string | null;
   /** Retailer slug: only that chain's deals. */
   retailer?: string | null;
-  /** Case-insensitive substring of the listing's name or brand; blank means none. */
+  /** Case-insensitive substring of the listing's name or brand (src/services/text-filter.ts **substring** rule); blank means none. */
   q?: string | null;
   limit?: number | null;
 }
@@ -51,8 +52,7 @@ export interface DealFeed {
 export async function dealFeed(pool: pg.Pool, args: DealFeedArgs): Promise<DealFeed> {
   const kind = (args.kind ?? DEFAULT_DEAL_KIND) as DealKind;
   if (!DEAL_KINDS.includes(kind)) throw new BadRequest(`Invalid parameter "kind": must be one of ${DEAL_KINDS.join(', ')}`);
-  const q = args.q?.trim() || null;
-  if (q !== null && [...q].length > MAX_QUERY_LENGTH) throw new BadRequest(`Invalid parameter "q": must be at most ${MAX_QUERY_LENGTH} characters`);
+  const q = filterText(args.q);
   const limit = args.limit ?? DEAL_LIMIT.default;
   if (!Number.isInteger(limit) || limit < DEAL_LIMIT.min || limit > DEAL_LIMIT.max) {
     throw new BadRequest(`Invalid parameter "limit": must be an integer from ${DEAL_LIMIT.min} to ${DEAL_LIMIT.max}`);
@@ -62,10 +62,10 @@ export async function dealFeed(pool: pg.Pool, args: DealFeedArgs): Promise<DealF
     `SELECT d.listing_id, count(*) OVER ()::int AS total
      FROM deal d JOIN listing l ON l.id = d.listing_id
      WHERE d.kind = $1 AND ($2::int IS NULL OR d.retailer_id = $2)
-       AND ($3::text IS NULL OR l.name ILIKE $3 OR l.brand ILIKE $3)
+       AND ($3::text IS NULL OR ${nameOrBrandSql('l', '$3')})
      ORDER BY d.saving_pct DESC, d.saving DESC, d.listing_id
      LIMIT $4`,
-    [kind, retailerId, q === null ? null : `%${likeLiteral(q)}%`, limit],
+    [kind, retailerId, q === null ? null : substringPattern(q), limit],
   );
   return { kind, total: rows[0]?.total ?? 0, listingIds: rows.map((r) => r.listing_id) };
 }

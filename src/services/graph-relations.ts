@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import { historyColumns, type HistoryColumns, type Span } from '../domain/spans.js';
 import { SPAN_COLS } from './span-sql.js';
+import { nameOrBrandSql } from './text-filter.js';
 
 /** One history request: a listing, nationally (`storeId` 0) or at one store. */
 export interface HistoryKey {
@@ -131,9 +132,9 @@ export async function shelfProductPages(pool: pg.Pool, keys: readonly ShelfProdu
 /** One page request of a chain's listings: its filter (as ILIKE patterns and flags), page size and the id after which it starts. */
 export interface ChainListingsKey {
   retailerId: number;
-  /** `%text%` for the name or brand, escaped (src/services/stores.ts likeLiteral); null for none. */
+  /** `%text%` for the name or brand (src/services/text-filter.ts substringPattern, the **substring** rule); null for none. */
   q: string | null;
-  /** The brand as an escaped ILIKE pattern; null for none. */
+  /** The brand as an escaped ILIKE pattern (text-filter.ts likeLiteral, the **exact** rule); null for none. */
   brand: string | null;
   available: boolean | null;
   linked: boolean | null;
@@ -151,7 +152,7 @@ export interface ChainListingsPage {
 const KEYS_CTE = `k AS (SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::bool[], $5::bool[], $6::int[], $7::int[])
                       WITH ORDINALITY AS k(retailer_id, q, brand, available, linked, lim, after, i))`;
 const LISTING_MATCH = `l.retailer_id = k.retailer_id
-       AND (k.q IS NULL OR l.name ILIKE k.q OR l.brand ILIKE k.q)
+       AND (k.q IS NULL OR ${nameOrBrandSql('l', 'k.q')})
        AND (k.brand IS NULL OR l.brand ILIKE k.brand)
        AND (k.available IS NULL OR l.available = k.available)
        AND (k.linked IS NULL OR (l.product_id IS NOT NULL) = k.linked)`;

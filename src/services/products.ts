@@ -4,6 +4,9 @@
  */
 import type pg from 'pg';
 import { currentSpanSql } from './span-sql.js';
+import { MAX_ALTERNATIVES } from '../domain/limits.js';
+/** Most alternatives a product lists, held in src/domain/limits.ts. */
+export { MAX_ALTERNATIVES };
 
 /** What a product's linked listings say about it. */
 export interface ProductFacts {
@@ -63,8 +66,6 @@ export interface ProductAlternative {
   own_brand: boolean;
 }
 
-/** Most alternatives a product page lists (api-spec Limits: "Alternatives per product: up to 16"). */
-export const MAX_ALTERNATIVES = 16;
 
 /**
  * Alternatives of each product: up to {@link MAX_ALTERNATIVES} other products in its generic,

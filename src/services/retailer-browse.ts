@@ -14,8 +14,9 @@
  *   top of a chain with nothing categorised is an empty 200.
  * - **Without q**: `total` is the node's count, `categories` its children, the page an index range
  *   of the node's memberships — all from the view, never a scan of the catalogue.
- * - **With q** (every word of it, normalised as search normalises text, occurs in the listing's
- *   normalised brand + name: `listing.search_name`, trigram-indexed): the counts, the children and
+ * - **With q** (the **words** rule of src/services/text-filter.ts: every word of it, normalised as
+ *   search normalises text, occurs in the listing's normalised brand + name: `listing.search_name`,
+ *   trigram-indexed): the counts, the children and
  *   the page are computed per request over the chain's matching counted listings at or below the
  *   node (the same rule as the view, read live).
  * - **Order**: categories biggest first, then label in code-point order; listings by lower-cased
@@ -23,9 +24,10 @@
  */
 import type pg from 'pg';
 import { BadRequest, NotFound } from '../errors.js';
-import { normalizeSearchText } from '../search/synonyms.js';
-import { MAX_QUERY_LENGTH } from './search.js';
-import { likeLiteral } from './stores.js';
+import { allWordsParamsSql, filterText, wordPatterns } from './text-filter.js';
+import { BROWSE_LIMIT } from '../domain/limits.js';
+/** browse_retailer `limit`, held in src/domain/limits.ts. */
+export { BROWSE_LIMIT };
 
 /**
  * SQL condition (listing alias `l`) of a listing counted in its chain's category tree: available
@@ -36,8 +38,6 @@ import { likeLiteral } from './stores.js';
 export const COUNTED_LISTING_SQL = `l.available AND cardinality(l.category_path) > 0
   AND array_position(l.category_path, NULL) IS NULL AND NOT ('' = ANY (l.category_path))`;
 
-/** browse_retailer `limit`: default and bounds (api-spec Limits). */
-export const BROWSE_LIMIT = { default: 60, min: 1, max: 120 } as const;
 /** Most levels a category path may have, and most characters a label may have (the ingest's bounds). */
 export const CATEGORY_BOUNDS = { levels: 10, labelLength: 200 } as const;
 /** Largest offset (a GraphQL Int). */
@@ -97,11 +97,6 @@ export function categoryPath(c: readonly string[] | null | undefined): string[] 
   return path;
 }
 
-/** The LIKE patterns of q's words (each must occur in `search_name`), deduplicated; [] for none. */
-function wordPatterns(q: string): string[] {
-  return [...new Set(normalizeSearchText(q).split(' ').filter((w) => w !== ''))].map((w) => `%${likeLiteral(w)}%`);
-}
-
 /**
  * browse_retailer: the node `c` of the chain `slug` with its children, total and one page of
  * listing ids (module comment). Two statements.
@@ -110,8 +105,7 @@ function wordPatterns(q: string): string[] {
  */
 export async function browseRetailer(pool: pg.Pool, args: BrowseArgs): Promise<RetailerBrowsePage> {
   const path = categoryPath(args.c);
-  const q = args.q?.trim() ?? '';
-  if ([...q].length > MAX_QUERY_LENGTH) throw new BadRequest(`Invalid parameter "q": must be at most ${MAX_QUERY_LENGTH} characters`);
+  const q = filterText(args.q) ?? '';
   const limit = args.limit ?? BROWSE_LIMIT.default;
   if (!Number.isInteger(limit) || limit < BROWSE_LIMIT.min || limit > BROWSE_LIMIT.max) {
     throw new BadRequest(`Invalid parameter "limit": must be an integer from ${BROWSE_LIMIT.min} to ${BROWSE_LIMIT.max}`);
@@ -147,7 +141,7 @@ export async function browseRetailer(pool: pg.Pool, args: BrowseArgs): Promise<R
   }
 
   // Words from $6 on: one LIKE each, so the trigram index on search_name can serve every one.
-  const match = words.map((_, i) => `l.search_name LIKE $${i + 6}`).join(' AND ');
+  const match = allWordsParamsSql('l.search_name', 6, words.length);
   const r = await pool.query<{ total: number; categories: CategoryCount[]; ids: number[] }>(
     `WITH m AS (
        SELECT l.id, lower(l.name) COLLATE "C" AS sort_name, l.category_path[$3::int + 1] AS child

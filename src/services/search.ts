@@ -11,18 +11,14 @@ import { gtinKey, MAX_GTIN_DIGITS } from '../domain/matching.js';
 import type { SearchBackend, SuggestionHit } from '../search/backend.js';
 import { latestNationalSpanJoin, listingLastSeenSql } from './span-sql.js';
 import { suggestViewsCurrent } from '../search/embedded.js';
+import { filterText } from './text-filter.js';
+import { LISTING_LIMIT, MAX_QUERY_LENGTH, PRODUCT_LIMIT, SUGGEST_LIMIT } from '../domain/limits.js';
+/** The search limits, held in src/domain/limits.ts (api-spec Limits). */
+export { LISTING_LIMIT, MAX_QUERY_LENGTH, PRODUCT_LIMIT, SUGGEST_LIMIT };
 
 /** Listings per chain in the type-ahead view's recent_listing (workers/views/suggest.ts RECENT_PER_CHAIN). */
 export const RECENT_PER_CHAIN = 500;
 
-/** Longest accepted query text, in characters (api-spec Limits: `q`). */
-export const MAX_QUERY_LENGTH = 100;
-/** search_listings `limit`: default and bounds (api-spec Limits). */
-export const LISTING_LIMIT = { default: 20, min: 1, max: 100 } as const;
-/** search_products `limit`: default and bounds (api-spec Limits). */
-export const PRODUCT_LIMIT = { default: 40, min: 1, max: 100 } as const;
-/** suggestions `limit`: default and bounds (api-spec Limits). */
-export const SUGGEST_LIMIT = { default: 8, min: 1, max: 12 } as const;
 /** Most digits a GTIN has (GTIN-14). */
 
 /** What the search services read from. */
@@ -48,15 +44,6 @@ export async function retailerIdBySlug(pool: pg.Pool, slug: string): Promise<num
   const { rows } = await pool.query<{ id: number }>('SELECT id FROM retailer WHERE slug = $1', [slug]);
   if (!rows[0]) throw new BadRequest(`Invalid parameter "retailer": unknown retailer slug "${slug}" (see /api/v1/retailers)`);
   return rows[0].id;
-}
-
-/** Trimmed query text or null; @throws BadRequest when longer than 100 characters. */
-function queryText(q: string | null | undefined): string | null {
-  const text = q?.trim() || null;
-  if (text !== null && [...text].length > MAX_QUERY_LENGTH) {
-    throw new BadRequest(`Invalid parameter "q": must be at most ${MAX_QUERY_LENGTH} characters`);
-  }
-  return text;
 }
 
 /** @throws BadRequest when `limit` is not an integer within `bounds`. */
@@ -123,7 +110,7 @@ async function rankedListingIds(deps: SearchDeps, text: string | null, retailerI
  * @throws BadRequest for `q` over 100 characters, `limit` outside 1..100, an unknown retailer.
  */
 export async function searchListingIds(deps: SearchDeps, search: CatalogueSearch): Promise<number[]> {
-  const text = queryText(search.q);
+  const text = filterText(search.q);
   const limit = checkedLimit(search.limit, LISTING_LIMIT);
   const retailerId = search.retailer ? await retailerIdBySlug(deps.pool, search.retailer) : null;
   return rankedListingIds(deps, text, retailerId, limit);
@@ -139,7 +126,7 @@ const GROUP_OVERFETCH = 3;
  * @throws BadRequest as {@link searchListingIds} (limit 1..100, default 40).
  */
 export async function searchProductGroups(deps: SearchDeps, search: CatalogueSearch): Promise<GroupIds[]> {
-  const text = queryText(search.q);
+  const text = filterText(search.q);
   const limit = checkedLimit(search.limit, PRODUCT_LIMIT);
   const retailerId = search.retailer ? await retailerIdBySlug(deps.pool, search.retailer) : null;
   const ids = await rankedListingIds(deps, text, retailerId, Math.min(limit * GROUP_OVERFETCH, 500));
@@ -156,7 +143,7 @@ export async function searchProductGroups(deps: SearchDeps, search: CatalogueSea
  * @throws BadRequest when `q` is blank or over 100 characters, or `limit` is outside 1..12.
  */
 export async function suggestions(deps: SearchDeps, args: { q?: string | null; limit?: number | null }): Promise<SuggestionHit[]> {
-  const text = queryText(args.q);
+  const text = filterText(args.q);
   if (text === null) throw new BadRequest('Invalid parameter "q": is required (1 to 100 characters)');
   const limit = checkedLimit(args.limit, SUGGEST_LIMIT);
   return deps.search.suggest({ prefix: text, limit });

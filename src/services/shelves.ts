@@ -31,18 +31,18 @@ import type pg from 'pg';
 import { KINDS } from '../domain/kinds.js';
 import { children, getShelf, kindsUnder, resolveShelfWord, shelfSet, SHELVES, type Shelf } from '../domain/shelves.js';
 import { BadRequest, NotFound } from '../errors.js';
-import { MAX_QUERY_LENGTH, retailerIdBySlug } from './search.js';
+import { retailerIdBySlug } from './search.js';
+import { filterText, hasPrefixWords, prefixTsquerySql } from './text-filter.js';
+import { MAX_KIND_LENGTH, OFFSET, SHELF_LIMIT } from '../domain/limits.js';
+/** browse_shelf's limits, held in src/domain/limits.ts. */
+export { MAX_KIND_LENGTH, SHELF_LIMIT };
+/** Largest `offset` (a GraphQL Int): src/domain/limits.ts OFFSET.max. */
+export const MAX_SHELF_OFFSET = OFFSET.max;
 
 /** browse_shelf sorts (api-spec ShelfPage params.sort), in the contract's order. */
 export const SHELF_SORTS = ['popular', 'per_unit', 'per_unit_desc', 'price', 'price_desc', 'deal', 'relevance'] as const;
 /** A browse_shelf sort. */
 export type ShelfSort = (typeof SHELF_SORTS)[number];
-/** browse_shelf `limit`: default and bounds (api-spec Limits). */
-export const SHELF_LIMIT = { default: 48, min: 1, max: 96 } as const;
-/** Longest `kind` accepted (a kind slug is far shorter). */
-export const MAX_KIND_LENGTH = 100;
-/** Largest `offset` (a GraphQL Int). */
-export const MAX_SHELF_OFFSET = 2_147_483_647;
 
 /** Products per shelf (its sub-shelves included) from `shelf_count`; a shelf without a row has 0. */
 export async function shelfCounts(pool: pg.Pool): Promise<Map<string, number>> {
@@ -75,8 +75,7 @@ export function directoryOrder(counts: ReadonlyMap<string, number>): Shelf[] {
  * @throws BadRequest when `q` is over 100 characters.
  */
 export async function listShelves(q: string | null | undefined, count: (slug: string) => Promise<number>): Promise<Shelf[]> {
-  const text = q?.trim() || null;
-  if (text !== null && [...text].length > MAX_QUERY_LENGTH) throw new BadRequest(`Invalid parameter "q": must be at most ${MAX_QUERY_LENGTH} characters`);
+  const text = filterText(q);
   if (text !== null) {
     const shelf = resolveShelfWord(text);
     return shelf ? [shelf] : [];
@@ -188,10 +187,8 @@ function rankColumn(sort: ShelfSort, unit: Shelf['compareUnit']): string {
   return sort === 'relevance' ? 'rank_popular' : `rank_${sort}`;
 }
 
-/** The tsquery of `$2` (every word a prefix, or its English stem), null without words. */
-const QUERY_SQL = `(SELECT to_tsquery('simple', string_agg(
-    '(' || quote_literal(w) || ':*' || coalesce(' | ' || quote_literal((ts_lexize('english_stem', w))[1]), '') || ')', ' & '))
-  FROM regexp_split_to_table(search_normalize($2::text), '[^[:alnum:]]+') AS w WHERE w <> '')`;
+/** The tsquery of `$2` (the **prefix** rule of src/services/text-filter.ts), null without words. */
+const QUERY_SQL = prefixTsquerySql('$2::text');
 
 /**
  * The live CTEs (parameters: $1 shelf set, $2 q, $3 retailer id, $4 deals, $5 kind, $8 unit is
@@ -273,8 +270,7 @@ function checkedInt(name: string, n: number, min: number, max: number): number {
 export async function shelfPage(pool: pg.Pool, args: ShelfPageArgs): Promise<ShelfPageResult> {
   const shelf = getShelf(args.slug);
   if (!shelf) throw new NotFound(`No shelf "${args.slug}" (see /api/v1/shelves)`);
-  const q = args.q?.trim() ?? '';
-  if ([...q].length > MAX_QUERY_LENGTH) throw new BadRequest(`Invalid parameter "q": must be at most ${MAX_QUERY_LENGTH} characters`);
+  const q = filterText(args.q) ?? '';
   const kind = args.kind?.trim() || null;
   if (kind !== null && [...kind].length > MAX_KIND_LENGTH) throw new BadRequest(`Invalid parameter "kind": must be at most ${MAX_KIND_LENGTH} characters`);
   if (args.sort != null && !(SHELF_SORTS as readonly string[]).includes(args.sort)) {
@@ -285,7 +281,7 @@ export async function shelfPage(pool: pg.Pool, args: ShelfPageArgs): Promise<She
   const deals = args.deals ?? false;
   const retailer = args.retailer?.trim() || null;
   const retailerId = retailer === null ? null : await retailerIdBySlug(pool, retailer);
-  const hasWords = /[\p{L}\p{N}]/u.test(q);
+  const hasWords = hasPrefixWords(q);
   let sort: ShelfSort = (args.sort as ShelfSort | null | undefined) ?? (hasWords ? 'relevance' : 'popular');
   if (sort === 'relevance' && !hasWords) sort = 'popular';
   const unit = shelf.compareUnit;

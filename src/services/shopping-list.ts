@@ -19,13 +19,14 @@ import {
 import type { DealKind } from '../domain/deals.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { CURRENT_STORE } from './prices.js';
+import { PLAN_LIMIT } from '../domain/limits.js';
+/** plan_shopping_list `limit`, held in src/domain/limits.ts. */
+export { PLAN_LIMIT };
 
 export { MAX_ITEMS, MAX_QTY };
 
 /** `radius_km`: default and bounds, km. */
 export const RADIUS_KM = { default: 10, min: 0.5, max: 200 } as const;
-/** `limit` (single stores and splits returned): default and bounds. */
-export const PLAN_LIMIT = { default: 5, min: 1, max: 20 } as const;
 
 /** One item as the graph receives it: exactly one of `productId` and `listingId`. */
 export interface ShoppingItemArg {

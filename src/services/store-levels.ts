@@ -12,14 +12,15 @@
  */
 import type pg from 'pg';
 import { BadRequest } from '../errors.js';
-import { MAX_QUERY_LENGTH } from './search.js';
 import { INDEX_WINDOW } from './food-index.js';
 import { DEAL_PROMO_KINDS } from '../domain/deals.js';
 import { PROMO_KIND } from '../domain/spans.js';
 import { multibuyUnitPriceSql } from './span-sql.js';
+import { allWordsSql, filterText, joinedWordPatterns } from './text-filter.js';
+import { STORE_LISTING_LIMIT } from '../domain/limits.js';
+/** get_store_listings `limit`, held in src/domain/limits.ts. */
+export { STORE_LISTING_LIMIT };
 
-/** get_store_listings `limit`: default and bounds (api-spec Limits). */
-export const STORE_LISTING_LIMIT = { default: 24, min: 1, max: 96 } as const;
 
 /** get_store_levels `days`: default 365, 7 to 3650 (api-spec Limits, the same window as the index's). */
 export const STORE_LEVEL_WINDOW = INDEX_WINDOW;
@@ -234,15 +235,6 @@ export interface StoreListingsPage {
   listings: StoreListingRow[];
 }
 
-/** Trimmed text filter or null. @throws BadRequest when longer than 100 characters. */
-function filterText(q: string | null | undefined): string | null {
-  const text = q?.trim() || null;
-  if (text !== null && [...text].length > MAX_QUERY_LENGTH) {
-    throw new BadRequest(`Invalid parameter "q": must be at most ${MAX_QUERY_LENGTH} characters`);
-  }
-  return text;
-}
-
 /**
  * A checked page request: `q` trimmed, `limit` and `offset` defaulted.
  * @throws BadRequest for q over 100 characters, limit outside 1..96, or a negative offset.
@@ -260,16 +252,15 @@ export function storeListingsKey(storeId: number, args: { q?: string | null; lim
 /**
  * Pages of store listings (api-spec get_store_listings), aligned with `keys`: the store_listing
  * rows of the store (every listing priced there this week, with the chain's national median and
- * the ratio), filtered by `q` — every word of the query, normalised as the search normalises text
- * (lowercase, accents, apostrophes and hyphens removed: search_normalize), must occur in the
- * listing's normalised brand and name — dearest against the median first (ratio descending, then
- * listing id), `limit` rows from `offset`, with the true `total` of matches. One statement for every
- * key.
+ * the ratio), filtered by `q` — the **words** rule of src/services/text-filter.ts: every word of
+ * the query, normalised as the search normalises text (lowercase, accents, apostrophes and hyphens
+ * removed), must occur in the listing's normalised brand and name — dearest against the median
+ * first (ratio descending, then listing id), `limit` rows from `offset`, with the true `total` of
+ * matches. One statement for every key.
  */
 export async function storeListingPages(pool: pg.Pool, keys: readonly StoreListingsKey[]): Promise<StoreListingsPage[]> {
-  const match = `(k.q IS NULL OR NOT EXISTS (
-      SELECT 1 FROM regexp_split_to_table(search_normalize(k.q), ' ') AS w(word)
-      WHERE w.word <> '' AND strpos(l.search_name, w.word) = 0))`;
+  // k.q: each key's word patterns joined by spaces (joinedWordPatterns), NULL without q.
+  const match = `(k.q IS NULL OR ${allWordsSql('l.search_name', `string_to_array(k.q, ' ')`)})`;
   const { rows } = await pool.query<{ i: string; total: number } & ({ [K in keyof StoreListingRow]: StoreListingRow[K] | null })>(
     `SELECT k.i, t.total, x.*
      FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) WITH ORDINALITY AS k(store_id, q, lim, off, i)
@@ -286,7 +277,7 @@ export async function storeListingPages(pool: pg.Pool, keys: readonly StoreListi
        LIMIT k.lim OFFSET k.off
      ) x ON true
      ORDER BY k.i, x.ratio DESC, x.id`,
-    [keys.map((k) => k.storeId), keys.map((k) => k.q), keys.map((k) => k.limit), keys.map((k) => k.offset)],
+    [keys.map((k) => k.storeId), keys.map((k) => joinedWordPatterns(k.q)), keys.map((k) => k.limit), keys.map((k) => k.offset)],
   );
   const pages: StoreListingsPage[] = keys.map((k) => ({ total: 0, limit: k.limit, offset: k.offset, listings: [] }));
   for (const { i, total, ...row } of rows) {

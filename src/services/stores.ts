@@ -1,5 +1,9 @@
 /** Store list filters (api-spec list_stores). */
 import type { Prisma } from '../generated/prisma/client.js';
+import { likeLiteral } from './text-filter.js';
+
+/** The **exact** rule's escaping, from its home src/services/text-filter.ts (re-exported for src/graph/retailer.ts). */
+export { likeLiteral };
 
 /** Urban classes a store can be filtered on (api-spec Store.urban). */
 export const URBAN_CLASSES = ['major', 'large', 'medium', 'small', 'rural'] as const;
@@ -15,18 +19,11 @@ export interface StoreFilter {
 }
 
 /**
- * `text` as a LIKE pattern matching exactly itself: `\`, `%` and `_` escaped with PostgreSQL's
- * default LIKE escape character, the backslash.
- */
-export function likeLiteral(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/**
  * The Prisma `where` for active stores matching every given filter. An unknown retailer slug
  * simply matches nothing (list_stores does not reject it). `town`, `area` and `urban` are exact,
  * case-insensitive matches (api-spec list_stores: "town name as returned in `town`,
- * case-insensitive"): Prisma turns `equals` + `mode: 'insensitive'` into `ILIKE`, so the value is
+ * case-insensitive"; the **exact** rule of src/services/text-filter.ts): Prisma turns `equals` +
+ * `mode: 'insensitive'` into `ILIKE`, so the value is
  * escaped first ({@link likeLiteral}) — `%` is a percent sign, not "every store", and a trailing
  * backslash is a backslash, not a malformed pattern.
  */
