@@ -17,7 +17,7 @@ import { parse } from 'csv-parse/sync';
 import type pg from 'pg';
 import { nzDay } from '../../src/domain/days.js';
 import { dollarsToCents } from '../../src/domain/money.js';
-import { ingest } from '../../workers/ingest/ingest.js';
+import { ingestRecords } from './jobs.js';
 import type { RawRecord } from '../../workers/ingest/format.js';
 import { DATA_DIR } from './db.js';
 
@@ -158,8 +158,8 @@ export async function seedRealPrices(pool: pg.Pool): Promise<Seeded> {
     const sale = dollarsToCents(p['price.salePrice']);
     if (sale < shelf && (HISTORY_SKUS as readonly string[]).includes(sku)) specials.set(sku, [shelf, sale]);
   }
-  await ingest(pool, historyRecords(products), { mode: 'changes', source: 'price_history.csv', progress: false });
-  await ingest(pool, storeDayRecords(products, specials), { mode: 'snapshot', source: 'full_results.csv', progress: false });
+  await ingestRecords(pool, historyRecords(products), { mode: 'changes', source: 'price_history.csv' });
+  await ingestRecords(pool, storeDayRecords(products, specials), { mode: 'snapshot', source: 'full_results.csv' });
 
   const { rows } = await pool.query<{ slug: string; external_id: string; id: number }>(
     'SELECT r.slug, l.external_id, l.id FROM listing l JOIN retailer r ON r.id = l.retailer_id',

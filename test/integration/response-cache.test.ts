@@ -17,11 +17,8 @@ import { httpDate } from '../../facades/http/caching.js';
 import { createServer } from '../../facades/server.js';
 import { bumpDataVersion, readDataVersion } from '../../src/db/data-version.js';
 import { loadEnv } from '../../src/env.js';
-import { ingest } from '../../workers/ingest/ingest.js';
-import { runViews } from '../../workers/views/run.js';
-import { runMatching } from '../../workers/match/match.js';
-import { runBasketMatching } from '../../workers/index/match.js';
-import { runIndex } from '../../workers/index/compute.js';
+import { ingestRecords, runJob } from '../helpers/jobs.js';
+import { basketMatchJob, indexJob, matchJob, viewsJob } from '../../workers/jobs/catalog.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { seedRealPrices, type Seeded } from '../helpers/prices.js';
 
@@ -331,7 +328,7 @@ describe('invalidation', () => {
     const before = await get(app, url);
     expect(before.status).toBe(200);
     expect((await cost(() => get(app, url))).graphql).toBe(0); // cached
-    const report = await runViews(db.pool, { progress: false });
+    const report = await runJob(db.pool, viewsJob, {});
     expect(Object.values(report.views).some((v) => v.built)).toBe(true);
     expect((await readDataVersion(db.pool)).what).toMatch(/^views /);
     await caughtUp(app);
@@ -353,9 +350,9 @@ describe('invalidation', () => {
       [seed.listingIds.get('woolworths:42246')],
     );
     const { day, price } = rows[0];
-    const result = await ingest(db.pool, [
+    const result = await ingestRecords(db.pool, [
       { line: 2, record: { day, retailer: 'woolworths', store: '', external_id: '42246', price: price + 111 } },
-    ], { mode: 'changes', source: 'response-cache.test.ts', progress: false });
+    ], { mode: 'changes', source: 'response-cache.test.ts' });
     expect(result.merged).toEqual([day]);
     await caughtUp(app);
     const after = await get(app, url);
@@ -374,10 +371,10 @@ describe('invalidation', () => {
 
   it('a job run that wrote nothing leaves the version (and every entry) alone', async () => {
     // Catch up with the ingest above, in the order the workers run.
-    await runMatching(db.pool, { progress: false });
-    await runBasketMatching(db.pool, { progress: false });
-    await runIndex(db.pool, { progress: false });
-    await runViews(db.pool, { progress: false });
+    await runJob(db.pool, matchJob, {});
+    await runJob(db.pool, basketMatchJob, {});
+    await runJob(db.pool, indexJob, {});
+    await runJob(db.pool, viewsJob, {});
     const v = await readDataVersion(db.pool);
     await caughtUp(app);
     await get(app, listingUrl());
@@ -385,10 +382,10 @@ describe('invalidation', () => {
     const entries = app.responseCache!.entries;
     expect(entries).toBe(2);
     for (const [name, job] of [
-      ['views', () => runViews(db.pool, { progress: false })],
-      ['match', () => runMatching(db.pool, { progress: false })],
-      ['basket-match', () => runBasketMatching(db.pool, { progress: false })],
-      ['index', () => runIndex(db.pool, { progress: false })],
+      ['views', () => runJob(db.pool, viewsJob, {})],
+      ['match', () => runJob(db.pool, matchJob, {})],
+      ['basket-match', () => runJob(db.pool, basketMatchJob, {})],
+      ['index', () => runJob(db.pool, indexJob, {})],
     ] as const) {
       await job();
       expect(await readDataVersion(db.pool), name).toEqual(v);

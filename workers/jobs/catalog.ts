@@ -9,7 +9,7 @@ import { ExpectedError } from '../../src/errors.js';
 import { describeError, createElasticsearchClient } from '../../src/search/elasticsearch/client.js';
 import { importRealData, type ImportReport } from '../import/index.js';
 import { ingest, type IngestResult } from '../ingest/ingest.js';
-import { readObservationFile } from '../ingest/format.js';
+import { readObservationFile, type RawRecord } from '../ingest/format.js';
 import type { CollectionMode } from '../../src/domain/spans.js';
 import { runMatching, type MatchReport } from '../match/match.js';
 import { linkListing, setLocked, unlinkListing, type CommandResult } from '../match/admin.js';
@@ -41,31 +41,48 @@ export const importJob = defineJob<{ dataDir: string }, ImportReport>({
   report: (r) => `import: ${JSON.stringify(r)}`,
 });
 
-/** Input of {@link ingestJob}: observation files (README "Observation format") and how they cover their scopes. */
-export interface IngestInput {
-  files: readonly string[];
-  mode: CollectionMode;
-  afterGap: boolean;
+/**
+ * Observations already in memory, ingested as one source (a collector's or a test's rows; the same
+ * record shape as a line of an observation file, docs/ingest.md "Observation format").
+ */
+export interface IngestBatch {
+  /** Recorded with each collection, as a file name would be. */
+  source: string;
+  records: AsyncIterable<RawRecord> | Iterable<RawRecord>;
 }
 
-/** What {@link ingestJob} did, per file. */
+/** Input of {@link ingestJob}: observation files and in-memory batches (in that order), and how they cover their scopes. */
+export interface IngestInput {
+  files?: readonly string[];
+  batches?: readonly IngestBatch[];
+  mode: CollectionMode;
+  afterGap: boolean;
+  /** Today's NZ day (ingest's `today`; default today in Pacific/Auckland). */
+  today?: string;
+}
+
+/** What {@link ingestJob} did, per file or batch. */
 export interface IngestJobResult {
   files: { file: string; result: IngestResult }[];
   /** Listings the files touched (for the search index). */
   listingIds: number[];
 }
 
-/** Ingests observation files one after the other (workers/ingest); each merged day commits on its own. */
+/** Ingests observation files and batches one after the other (workers/ingest); each merged day commits on its own. */
 export const ingestJob = defineJob<IngestInput, IngestJobResult>({
   name: 'ingest',
   locks: ['ingest'],
   commitsAsItGoes: true,
   perform: async (ctx, input) => {
     const out: IngestJobResult = { files: [], listingIds: [] };
-    for (const file of input.files) {
-      const result = await ingest(ctx.pool, readObservationFile(file), { mode: input.mode, afterGap: input.afterGap, source: file, progress: ctx.progress });
-      ctx.log(`${file}: ${result.rows} rows, ${result.days.length} days, ${result.merged.length} merged, ${result.skipped} chain-days already ingested`);
-      out.files.push({ file, result });
+    const sources: IngestBatch[] = [
+      ...(input.files ?? []).map((file) => ({ source: file, records: readObservationFile(file) })),
+      ...(input.batches ?? []),
+    ];
+    for (const { source, records } of sources) {
+      const result = await ingest(ctx.pool, records, { mode: input.mode, afterGap: input.afterGap, source, progress: ctx.progress, today: input.today });
+      ctx.log(`${source}: ${result.rows} rows, ${result.days.length} days, ${result.merged.length} merged, ${result.skipped} chain-days already ingested`);
+      out.files.push({ file: source, result });
       out.listingIds.push(...result.listingIds);
     }
     return out;

@@ -8,16 +8,15 @@ import type pg from 'pg';
 import type { LinkMethod, ProductSource } from '../../src/domain/matching.js';
 import { isPlaceholderName, productAttributes } from '../../src/domain/matching.js';
 import { latestSpanSql } from '../../src/services/span-sql.js';
+import { lockTransaction } from '../../src/db/locks.js';
 
 /**
- * Advisory lock key: one matching run (session-level lock, ./match.ts) or curator command
- * (transaction-level, ./admin.ts) at a time per database.
+ * Takes the matching lock (src/db/locks.ts `match`) for the current transaction: one matching run
+ * (session-level, ./match.ts) or curator command (transaction-level, ./admin.ts) at a time per
+ * database; waits for a running one.
  */
-export const MATCH_LOCK_KEY = 727_005;
-
-/** Takes the matching lock for the current transaction (waits for a running match or command). */
 export async function lockMatching(client: pg.PoolClient): Promise<void> {
-  await client.query('SELECT pg_advisory_xact_lock($1)', [MATCH_LOCK_KEY]);
+  await lockTransaction(client, 'match');
 }
 
 /** A listing row as the matcher reads it. */
