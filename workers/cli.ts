@@ -24,7 +24,6 @@ import { loadEnv, ConfigError, type Env } from '../src/env.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { describeFailure } from '../src/db/embedded.js';
 import { ExpectedError } from '../src/errors.js';
-import { BasketError } from '../src/domain/basket.js';
 import { ObservationError } from './ingest/format.js';
 import { LinkCommandError, linkHistory } from './match/admin.js';
 import { BasketCommandError, basketHistory } from './index/admin.js';
@@ -309,7 +308,7 @@ main(process.argv.slice(2)).then(
     // an ExpectedError, src/errors.ts) as is; anything else (a database error, a bug) described the
     // same way, with a hint for the stack, which DEBUG prints (read here, not through env.ts:
     // configuration itself may have failed).
-    const known = e instanceof ExpectedError || e instanceof BasketError;
+    const known = e instanceof ExpectedError;
     const debug = Boolean(process.env.DEBUG);
     console.error(`error: ${describeFailure(e)}${known || debug ? '' : ' (set DEBUG=1 for the stack)'}`);
     if (debug) console.error(e instanceof Error ? e.stack : e);

@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { KINDS } from './kinds.js';
+import { ExpectedError } from '../errors.js';
 
 /** The five FPI groups (subgroups in Stats NZ's terms), by our stable code. */
 export const GROUP_CODES = ['fruit_veg', 'meat_poultry_fish', 'grocery_food', 'beverages', 'restaurant'] as const;
@@ -196,7 +197,7 @@ export function parseSpec(spec: string | null): SpecSize | null {
 }
 
 /** Thrown when the basket file breaks a rule; lists every problem found. */
-export class BasketError extends Error {
+export class BasketError extends ExpectedError {
   constructor(readonly problems: string[]) {
     super(`invalid basket (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n- ${problems.join('\n- ')}`);
     this.name = 'BasketError';

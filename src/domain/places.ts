@@ -13,6 +13,7 @@
  * regional council written down as a geographic fact), and only failing that the region of the
  * nearest urban core of any class (an approximation that is wrong near council boundaries).
  */
+import { ExpectedError } from '../errors.js';
 
 /** A point in WGS84 decimal degrees. */
 export interface LatLng {
@@ -217,7 +218,7 @@ export interface Place {
 }
 
 /** Thrown when an urban core row is not one this module knows (unknown id, name or class). */
-export class PlaceError extends Error {}
+export class PlaceError extends ExpectedError {}
 
 const EARTH_RADIUS_KM = 6371.0088; // IUGG mean radius
 const rad = (deg: number) => (deg * Math.PI) / 180;

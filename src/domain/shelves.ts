@@ -23,6 +23,7 @@
  */
 import { z } from 'zod';
 import { KINDS, kindText } from './kinds.js';
+import { ExpectedError } from '../errors.js';
 import { SHELF_COMPARE_UNITS, type ShelfCompareUnit } from './unit-price.js';
 import raw from './shelves.json' with { type: 'json' };
 
@@ -52,7 +53,7 @@ export interface Shelf {
 }
 
 /** The shelf directory failed validation; `problems` names every one. */
-export class ShelfError extends Error {
+export class ShelfError extends ExpectedError {
   constructor(readonly problems: readonly string[]) {
     super(`shelf directory is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n- ${problems.join('\n- ')}`);
     this.name = 'ShelfError';

@@ -35,6 +35,7 @@
  */
 import { dealKind, type DealKind, type PromoFields } from './deals.js';
 import { MAX_INT, MAX_PLAN_ITEMS, PLAN_QTY } from './limits.js';
+import { ExpectedError } from '../errors.js';
 /** Most distinct items in one list (src/domain/limits.ts MAX_PLAN_ITEMS). */
 export const MAX_ITEMS = MAX_PLAN_ITEMS;
 /** Largest quantity of one item, after adding repeats (src/domain/limits.ts PLAN_QTY.max). */
@@ -44,9 +45,7 @@ export const MAX_ITEM_ID = MAX_INT;
 
 
 /** A refused shopping list (the message says what and where; the service answers 400). */
-export class ShoppingListError extends Error {
-  override name = 'ShoppingListError';
-}
+export class ShoppingListError extends ExpectedError {}
 
 /** One item of a list: a product or a listing, and how many. */
 export interface ShoppingItem {

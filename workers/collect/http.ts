@@ -14,6 +14,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import PQueue from 'p-queue';
 import type { PageRequest } from './types.js';
+import { ExpectedError } from '../../src/errors.js';
 
 /** Settings of an {@link HttpClient}. */
 export interface HttpOptions {
@@ -48,8 +49,7 @@ export interface HttpResponse {
 }
 
 /** A request that failed for good: a non-retried status, or the last attempt's failure. */
-export class HttpError extends Error {
-  override name = 'HttpError';
+export class HttpError extends ExpectedError {
   constructor(
     message: string,
     /** The URL requested. */
