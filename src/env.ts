@@ -99,7 +99,7 @@ const schema = z.object({
   /** Socket inactivity after which a connection is closed, whatever its state (Fastify `connectionTimeout`). */
   HTTP_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   /**
-   * Collectors (workers/collect, README "Collecting"). Contact URL named in the collectors'
+   * Collectors (workers/collect, docs/collecting.md). Contact URL named in the collectors'
    * User-Agent (`nz-grocery-prices/<version> (+<url>)`); PUBLIC_URL when unset. A run against a
    * non-loopback origin refuses to start without one of the two.
    */

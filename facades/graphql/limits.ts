@@ -28,7 +28,7 @@ export const MAX_DEPTH = 6;
  * Highest graphql-armor cost (object 2, scalar 1, each level ×1.5; list sizes are not counted, but
  * a Relay connection's literal `first` multiplies its selection).
  *
- * The budget of the graph for dashboards (issue 20; README "The graph for dashboards"): the
+ * The budget of the graph for dashboards (issue 20; docs/http.md "The graph for dashboards"): the
  * persisted documents cost at most 157 (get_product) and a full listing (stores, stats) about 64;
  * the issue's example `{ retailers { slug stores(first: 5) { edges { node { id level } } } }
  * indexSeries(group: 0) { day raw } }` costs 130; a page of 100 stores with seven fields under the

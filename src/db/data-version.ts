@@ -3,12 +3,14 @@
  * cache"): a single row of `data_version` (migration 20261201000000_data_version) holding a version
  * number, when it was bumped and what ran.
  *
- * Writers: every write job that changed something ends by calling {@link bumpDataVersion} (a run
- * that wrote nothing leaves the version, and so every cached answer, alone) — in the transaction of
- * its writes where it can (ingest per merged day, matching, basket matching, the derived views, the
- * images' listing update), right after its commit otherwise (the REPEATABLE READ index run, whose
- * update of the row could fail on a concurrent bump; the importers and curator commands, from
- * workers/cli.ts and src/main.ts; a collection, after its chains). The bump also sends a NOTIFY on
+ * Writers: only the job runner (workers/jobs/runner.ts) calls {@link bumpDataVersion}, once after
+ * each job whose result says it changed what the API serves (a run that wrote nothing leaves the
+ * version, and so every cached answer, alone), in its own transaction right after the job's
+ * commits; a job that commits as it goes (ingest, collection) and then fails is bumped too, so no
+ * half-seen write stays cached. A job's `afterBump` step runs in the bump's transaction (the
+ * type-ahead view is marked current there). Between a job's commit and the bump a request may still
+ * be answered from the cache of the previous version: the window is one short transaction. The
+ * bump also sends a NOTIFY on
  * {@link DATA_VERSION_CHANNEL}, which PostgreSQL delivers at commit, in commit order: the row lock
  * serialises bumps, so versions and notifications increase together.
  *

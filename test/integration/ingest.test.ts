@@ -224,7 +224,7 @@ describe('issue 13: what ingest refuses, and concurrent ingests', () => {
     const typo = await refusal(readObservationFile(file('typo.csv', `day,retailer,store,external_id,prcie\n2026-08-10,paknsave,${STORE},SYN-1,349\n`)));
     expect(typo.message).toBe(
       'typo.csv line 1: bad header: unknown column "prcie" (did you mean "price"?); missing required column "price" ' +
-      `(the columns are ${OBSERVATION_COLUMNS.join(', ')}; README "Observation format")`,
+      `(the columns are ${OBSERVATION_COLUMNS.join(', ')}; docs/ingest.md "Observation format")`,
     );
     // An extra column used to be ignored silently.
     const extra = await refusal(readObservationFile(file('extra.csv', `${HEADER},colour\n2026-08-10,paknsave,${STORE},SYN-1,349,,,,,One,red\n`)));

@@ -1,6 +1,6 @@
 /**
  * The observation format: one row per listing per store per day, as CSV (header row, these column
- * names) or NDJSON (one object per line, these keys). Documented in README "Observation format".
+ * names) or NDJSON (one object per line, these keys). Documented in docs/ingest.md "Observation format".
  *
  * | column | type | rules |
  * |---|---|---|
@@ -312,7 +312,7 @@ export function checkHeader(columns: readonly string[], file: string | null = nu
   const unknown = columns.filter((c) => !KNOWN.has(c));
   const column = unknown.length === 1 && missing.length === 0 ? unknown[0] : null;
   throw new ObservationError(
-    `bad header: ${problems.join('; ')} (the columns are ${OBSERVATION_COLUMNS.join(', ')}; README "Observation format")`,
+    `bad header: ${problems.join('; ')} (the columns are ${OBSERVATION_COLUMNS.join(', ')}; docs/ingest.md "Observation format")`,
     1,
     { file, column },
   );
