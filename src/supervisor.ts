@@ -79,7 +79,7 @@ export function superviseWorker(opts: SupervisorOptions): WorkerSupervisor {
     const c = fork(WORKER_ENTRY, opts.args ?? ['start'], { env: opts.env ?? process.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child = c;
     st.pid = c.pid ?? null;
-    opts.log.info({ pid: st.pid }, 'worker process started');
+    opts.log.info({ workerPid: st.pid }, 'worker process started');
     c.on('message', (m: unknown) => {
       const msg = m as { type?: string; kind?: string; job?: string } | null;
       if (msg?.type === 'job' && typeof msg.job === 'string') {
@@ -88,7 +88,7 @@ export function superviseWorker(opts: SupervisorOptions): WorkerSupervisor {
       } else if (msg?.type === 'ready') {
         st.state = 'running';
         st.ready = true;
-        opts.log.info({ pid: st.pid }, 'worker process: start-up finished');
+        opts.log.info({ workerPid: st.pid }, 'worker process: start-up finished');
       }
     });
     c.on('error', (e) => opts.log.error({ err: e.message }, 'worker process could not be started'));

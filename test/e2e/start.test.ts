@@ -1,6 +1,8 @@
 /**
  * `npm start` end to end, as on a fresh machine: no DATABASE_URL, so the service starts an embedded
- * PostgreSQL in a new directory, imports the real data from ../shared/data and serves. Then the
+ * PostgreSQL in a new directory, serves at once, and its worker process (src/supervisor.ts) imports
+ * the real data from ../shared/data. Killing the worker leaves the API serving and the worker is
+ * started again. Then the
  * REST answers are checked against the real sources: store counts of the retailers' own lists, and
  * the Woolworths price-change log reproduced day by day by /listings/{id}/history. Beside the
  * running service, the real `npm run export` uses the service's embedded PostgreSQL (found through
@@ -40,7 +42,7 @@ async function getJson(url: string) {
 beforeAll(async () => {
   pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'prices-e2e-'));
   exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'prices-e2e-exports-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', EMBEDDED_PG_DIR: pgDir, EMBEDDED_PG_PORT: String(PG_PORT), EXPORT_DIR: exportDir, DATA_DIR, LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', EMBEDDED_PG_DIR: pgDir, EMBEDDED_PG_PORT: String(PG_PORT), EXPORT_DIR: exportDir, DATA_DIR, LOG_LEVEL: 'info' };
   delete env.DATABASE_URL;
   serverEnv = env;
   const t0 = Date.now();
@@ -55,8 +57,19 @@ beforeAll(async () => {
     await new Promise((r) => setTimeout(r, 500));
   }
   startSeconds = (Date.now() - t0) / 1000;
-  console.log(`npm start on an empty embedded database served after ${startSeconds.toFixed(1)} s`);
-}, 200_000);
+  // The API serves at once; the worker process imports the real data, then says so.
+  while (!output.includes('worker process: start-up finished')) {
+    if (child.exitCode !== null) throw new Error(`service exited ${child.exitCode}:\n${output}`);
+    if (Date.now() - t0 > 400_000) throw new Error(`the worker's start-up did not finish in 400 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  console.log(`npm start on an empty embedded database served after ${startSeconds.toFixed(1)} s, with the real data after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}, 420_000);
+
+/** The pids of the worker processes the service's log announced, in order. */
+function workerPids(): number[] {
+  return [...output.matchAll(/"workerPid":(\d+)[^\n]*"msg":"worker process started"/g)].map((m) => Number(m[1]));
+}
 
 afterAll(async () => {
   if (child && child.exitCode === null) {
@@ -213,6 +226,32 @@ describe('the food price index on the real data (npm start computed it after the
     expect(r.stdout).toContain('"mode":"unchanged"');
     expect(r.stdout).toContain('"decisions":0');
   }, 300_000);
+});
+
+describe('the worker process of npm start', () => {
+  it('runs beside the API; killed, it leaves the API serving and is started again', async () => {
+    const [first] = workerPids();
+    expect(first, output).toBeGreaterThan(0);
+    const apiPid = Number(/"pid":(\d+)[^\n]*"msg":"serving"/.exec(output)?.[1]);
+    expect(apiPid, output).toBeGreaterThan(0);
+    expect(first).not.toBe(apiPid);
+    process.kill(first, 0); // alive
+    // The API process imports nothing from workers/: its jobs ran in the worker, whose reports went to the log.
+    expect(output).toContain('matching: ');
+    expect(output).toContain('views (data version');
+    process.kill(first, 'SIGKILL');
+    const t0 = Date.now();
+    while (workerPids().length < 2) {
+      expect((await fetch(`${BASE}/api/v1/retailers`)).status).toBe(200); // serving throughout
+      if (Date.now() - t0 > 60_000) throw new Error(`no new worker within 60 s:\n${output}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(output).toContain('worker process died');
+    const second = workerPids()[1];
+    expect(second).not.toBe(first);
+    process.kill(second, 0);
+    process.kill(apiPid, 0); // the API process lived on
+  }, 90_000);
 });
 
 describe('worker commands beside npm start (one embedded PostgreSQL per data directory)', () => {
