@@ -3,7 +3,11 @@
  * SDK's own building blocks (api-spec "Meta", POST /mcp):
  *
  * - 2026-07-28 traffic (a per-request `_meta` envelope) goes to the SDK's `createMcpHandler` in
- *   strict modern mode with JSON responses. The SDK runs the whole validation ladder: the
+ *   strict modern mode. Its default response mode, `auto`, answers a single JSON body unless a
+ *   handler emits a message before its result; ours never do (no progress, logging, sampling or
+ *   elicitation), so every answer is JSON. (`responseMode: 'json'` would say the same at the price
+ *   of a console warning per handler that it drops such messages; there are none to drop.) The SDK
+ *   runs the whole validation ladder: the
  *   `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` cross-checks (400, -32020), unsupported
  *   revisions (400, -32022), unknown methods (404, -32601), `server/discover`, `resultType`, the
  *   `ttlMs`/`cacheScope` cache fields and `serverInfo` in each result's `_meta`.
@@ -62,11 +66,7 @@ export function jsonRpcError(status: number, code: number, message: string, id: 
  * response).
  */
 export function createMcpEndpoint(factory: McpServerFactory, onerror?: (error: Error) => void): McpEndpoint {
-  // Created on first use: the SDK prints a one-line notice about responseMode 'json' when the
-  // handler is built, which servers that never see an MCP request (most tests) need not print.
-  let modern: McpHttpHandler | undefined;
-  const modernHandler = () =>
-    (modern ??= createMcpHandler(factory, { legacy: 'reject', responseMode: 'json', onerror, maxRequestBodySize: MAX_BODY_BYTES }));
+  const modern: McpHttpHandler = createMcpHandler(factory, { legacy: 'reject', onerror, maxRequestBodySize: MAX_BODY_BYTES });
   return {
     async handle(request, admit) {
       if (request.method.toUpperCase() !== 'POST') return jsonRpcError(405, -32000, 'Method not allowed.');
@@ -85,10 +85,10 @@ export function createMcpEndpoint(factory: McpServerFactory, onerror?: (error: E
       if (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })) {
         return withInvalidParams(await serveLegacy(factory, request, onerror));
       }
-      return withInvalidParams(await modernHandler().fetch(request));
+      return withInvalidParams(await modern.fetch(request));
     },
     close: async () => {
-      await modern?.close();
+      await modern.close();
     },
   };
 }
