@@ -9,6 +9,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // One embedded PostgreSQL for the run unless TEST_DATABASE_URL names a server (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: 'forks',

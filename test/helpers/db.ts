@@ -1,13 +1,20 @@
 /**
  * Test databases: every test file gets its own fresh database on a real PostgreSQL server
- * (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres — the server this
- * machine kind runs), created from scratch, migrated, and dropped afterwards. No mocks.
+ * (TEST_DATABASE_URL: the embedded server test/global-setup.ts starts for the run, or the server
+ * the variable names), created from scratch, migrated, and dropped afterwards. No mocks.
  */
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database.js';
 
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+/**
+ * URL of the test server's maintenance database (TEST_DATABASE_URL, set by test/global-setup.ts
+ * when the caller did not set it).
+ * @throws Error when unset: the file did not run under vitest's global setup.
+ */
+export const ADMIN_URL: string = process.env.TEST_DATABASE_URL ?? (() => {
+  throw new Error('TEST_DATABASE_URL is unset: run the tests with `npm test` (test/global-setup.ts starts a PostgreSQL), or set it');
+})();
 
 /** A migrated, empty database for one test file. */
 export interface TestDatabase extends Database {

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { ADMIN_URL, createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { insertFixtureStores } from '../helpers/fixtures.js';
 import { ingest } from '../../workers/ingest/ingest.js';
 import { LOCKS } from '../../src/db/locks.js';
@@ -132,7 +132,7 @@ describe('an ingest killed mid-run leaves every day whole or absent (synthetic f
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-faults-'));
     file = path.join(dir, 'four-days.csv');
     fs.writeFileSync(file, syntheticCsv(DAYS));
-    admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres' });
+    admin = new pg.Client({ connectionString: ADMIN_URL });
     await admin.connect();
     // The uninterrupted ingest, through the same CLI.
     const whole = await fresh('faults_whole');

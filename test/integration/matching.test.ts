@@ -12,7 +12,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { ADMIN_URL, createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { seedRealPrices, type Seeded } from '../helpers/prices.js';
 import { ingest } from '../../workers/ingest/ingest.js';
 import { runMatching } from '../../workers/match/match.js';
@@ -247,7 +247,7 @@ describe('matching worker', () => {
   });
 
   it('the CLI runs match and the curator commands (exit codes, output)', async () => {
-    const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
+    const url = new URL(ADMIN_URL);
     url.pathname = `/${(await db.pool.query<{ d: string }>('SELECT current_database() AS d')).rows[0].d}`;
     const env = { ...process.env, DATABASE_URL: url.toString(), ELASTICSEARCH_URL: '' };
     const cli = (args: string[]) => run('npx', ['tsx', 'workers/cli.ts', ...args], { env, cwd: new URL('../..', import.meta.url).pathname });

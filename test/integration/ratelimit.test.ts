@@ -1,8 +1,9 @@
 /**
  * The per-IP budget (api-spec "Limits", "Rate-limit headers", "Errors" 429) through the assembled
- * server (app.inject) against a real PostgreSQL and, for the shared store, the real Redis
- * (TEST_REDIS_URL, default redis://127.0.0.1:6379). Every Redis test uses its own key prefix and
- * deletes its keys afterwards.
+ * server (app.inject) against a real PostgreSQL and, for the shared store, a real Redis
+ * (TEST_REDIS_URL, else a redis-server started on a free port, test/helpers/redis.ts; without
+ * either, the Redis tests are skipped with one line saying so). Every Redis test uses its own key
+ * prefix and deletes its keys afterwards.
  */
 import crypto from 'node:crypto';
 import net from 'node:net';
@@ -13,8 +14,12 @@ import type { RateLimitOverrides } from '../../facades/http/ratelimit.js';
 import { createServer } from '../../facades/server.js';
 import { loadEnv } from '../../src/env.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { startTestRedis } from '../helpers/redis.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redis = await startTestRedis('test/integration/ratelimit.test.ts Redis store');
+const REDIS_URL = redis?.url ?? 'redis://127.0.0.1:1';
+/** The stores tested: memory always, Redis when there is one. */
+const STORES: Store[] = redis ? ['memory', 'redis'] : ['memory'];
 const PUBLIC_URL = 'https://prices.example.nz';
 const POLICY = '300;w=60, 10000;w=86400';
 
@@ -25,12 +30,13 @@ const prefixes: string[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase('ratelimit');
-  admin = new Redis(REDIS_URL);
+  if (redis) admin = new Redis(REDIS_URL);
 });
 
 afterEach(async () => {
   await Promise.all(apps.splice(0).map((a) => a.close()));
   for (const p of prefixes.splice(0)) {
+    if (!admin) break; // no Redis: no keys were written
     const keys = await admin.keys(`${p}:*`);
     if (keys.length) await admin.del(...keys);
   }
@@ -38,6 +44,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   admin?.disconnect();
+  await redis?.stop();
   await db?.drop();
 });
 
@@ -125,7 +132,7 @@ function expect429(r: Hit): void {
   expect(body.error.docs).toBe(`${PUBLIC_URL}/llms.txt`);
 }
 
-describe.each<Store>(['memory', 'redis'])('per-IP budget (%s store)', (store) => {
+describe.each<Store>(STORES)('per-IP budget (%s store)', (store) => {
   it('puts the RateLimit headers on every /api/v1 response, counting down', async () => {
     const app = await server({ store });
     const seen: Hit[] = [];
@@ -331,7 +338,7 @@ describe.each<Store>(['memory', 'redis'])('per-IP budget (%s store)', (store) =>
   });
 });
 
-describe('per-IP budget shared through Redis', () => {
+describe.skipIf(!redis)('per-IP budget shared through Redis', () => {
   it('keeps its counters in Redis under the key prefix; the memory store leaves Redis alone', async () => {
     const keyPrefix = newPrefix();
     const app = await server({ store: 'redis', rateLimit: { keyPrefix } });
