@@ -7,10 +7,15 @@
  * still creates and drops its own database on it (test/helpers/db.ts). It is a throwaway server,
  * so durability is off (fsync, synchronous_commit, full_page_writes): a crash loses nothing
  * worth keeping. With TEST_DATABASE_URL set, that server is used and nothing is started.
+ *
+ * Also names the run (TEST_RUN_ID): the real-data template of test/helpers/real-data.ts is named
+ * after it and dropped when the run ends.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { embeddedUrl, freePort, openEmbeddedPostgres } from '../src/db/embedded.js';
 
 /** Server arguments of the throwaway test server. */
@@ -22,10 +27,13 @@ export const TEST_SERVER_FLAGS = [
 ];
 
 /** Starts the run's embedded PostgreSQL unless TEST_DATABASE_URL names a server; returns its teardown. */
-export default async function setup(): Promise<(() => Promise<void>) | void> {
+export default async function setup(): Promise<() => Promise<void>> {
+  const run = crypto.randomBytes(4).toString('hex');
+  process.env.TEST_RUN_ID = run;
   if (process.env.TEST_DATABASE_URL) {
-    console.log(`tests: PostgreSQL at TEST_DATABASE_URL (${redact(process.env.TEST_DATABASE_URL)})`);
-    return;
+    const url = process.env.TEST_DATABASE_URL;
+    console.log(`tests: PostgreSQL at TEST_DATABASE_URL (${redact(url)})`);
+    return () => dropRunTemplates(url, run);
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prices-test-pg-'));
   const t0 = Date.now();
@@ -36,6 +44,20 @@ export default async function setup(): Promise<(() => Promise<void>) | void> {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   };
+}
+
+/** Drops this run's real-data template databases (test/helpers/real-data.ts) on an external server. */
+async function dropRunTemplates(url: string, run: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 't\\_real\\_template\\_' || $1 || '%'", [run]);
+    for (const r of rows) await client.query(`DROP DATABASE IF EXISTS "${r.datname}" WITH (FORCE)`);
+  } catch (e) {
+    console.log(`tests: could not drop this run's template databases: ${(e as Error).message}`);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 /** The URL without its password, for the log. */

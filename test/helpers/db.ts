@@ -24,26 +24,44 @@ export interface TestDatabase extends Database {
   queries: string[];
 }
 
-/** Creates and migrates a fresh database named after `label`. */
-export async function createTestDatabase(label: string): Promise<TestDatabase> {
-  const name = `t_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${crypto.randomBytes(4).toString('hex')}`;
+/** A new database name for `label` (letters, digits and underscores, a random suffix). */
+function databaseName(label: string): string {
+  return `t_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${crypto.randomBytes(4).toString('hex')}`;
+}
+
+/** Runs `fn` with a connection to the test server's maintenance database, closing it after. */
+export async function withAdmin<T>(fn: (admin: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** URL of database `name` on the test server. */
+export function databaseUrl(name: string): string {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * Creates and migrates a fresh database named after `label`; with `template`, a copy of that
+ * database (CREATE DATABASE … TEMPLATE: a file copy, no connection may be open to the template).
+ */
+export async function createTestDatabase(label: string, opts: { template?: string } = {}): Promise<TestDatabase> {
+  const name = databaseName(label);
+  await withAdmin((admin) => admin.query(`CREATE DATABASE ${name}${opts.template ? ` TEMPLATE ${opts.template}` : ''}`));
   const queries: string[] = [];
-  const db = await openDatabase({ databaseUrl: url.toString(), embeddedDir: '', embeddedPort: 0, onQuery: (q) => queries.push(q) });
+  const db = await openDatabase({ databaseUrl: databaseUrl(name), embeddedDir: '', embeddedPort: 0, onQuery: (q) => queries.push(q) });
   return {
     ...db,
     queries,
     async drop() {
       await db.close();
-      const a = new pg.Client({ connectionString: ADMIN_URL });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
+      await withAdmin((a) => a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
 }

@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../facades/server.js';
 import { loadEnv } from '../../src/env.js';
-import { createTestDatabase, DATA_DIR, type TestDatabase } from '../helpers/db.js';
-import { importRealData } from '../../workers/import/index.js';
+import type { TestDatabase } from '../helpers/db.js';
+import { createRealDataDatabase } from '../helpers/real-data.js';
 import { runMatching } from '../../workers/match/match.js';
 import { runViews } from '../../workers/views/run.js';
 import { bumpDataVersion } from '../../src/db/data-version.js';
@@ -35,8 +35,7 @@ async function kinds(ids: number[]): Promise<(string | null)[]> {
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase('catalogue_search');
-  await importRealData(db.pool, DATA_DIR, { progress: false });
+  db = await createRealDataDatabase('catalogue_search'); // the run's one import of the real data, copied
   await runMatching(db.pool);
   app = await createServer({ db, env: loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }) });
 }, 300_000);

@@ -14,8 +14,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { createTestDatabase, DATA_DIR, type TestDatabase } from '../helpers/db.js';
-import { importRealData } from '../../workers/import/index.js';
+import type { TestDatabase } from '../helpers/db.js';
+import { createRealDataDatabase } from '../helpers/real-data.js';
 import { LOCKS } from '../../src/db/locks.js';
 import { ExportLockedError, runExport, type ExportResult } from '../../workers/export/export.js';
 import { ExportManifest, LATEST, readExportManifest as readManifest } from '../../src/services/exports.js';
@@ -52,8 +52,7 @@ describe('bulk export of the real data', () => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase('export');
-    await importRealData(db.pool, DATA_DIR, { progress: false });
+    db = await createRealDataDatabase('export'); // the run's one import of the real data, copied
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'export-test-'));
     duck = await openDuckDb({ tempDirectory: path.join(dir, '.duck-test') });
     first = await runExport(db.pool, { dir, now, progress: false, serviceUrl: 'https://prices.example.nz' });
