@@ -26,6 +26,7 @@ const TYPES: Record<string, string> = {
 export async function registerExportFiles(app: FastifyInstance, exportDir: string): Promise<void> {
   await registerStaticFiles(app, {
     root: latestExportDir(exportDir),
+    createdOnDemand: true,
     prefix: '/data/latest/',
     cacheControl: EXPORT_CACHE_CONTROL,
     contentType: (filePath) => TYPES[path.extname(filePath)],

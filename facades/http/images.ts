@@ -21,6 +21,7 @@ export const IMAGE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 export async function registerImageFiles(app: FastifyInstance, imageDir: string): Promise<void> {
   await registerStaticFiles(app, {
     root: imageDir,
+    createdOnDemand: true,
     prefix: IMAGE_PREFIX,
     cacheControl: IMAGE_CACHE_CONTROL,
     contentType: () => 'image/avif',

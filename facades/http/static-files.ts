@@ -1,7 +1,8 @@
 /**
  * Read-only files served from a folder with @fastify/static, the one way this server serves files
  * (export files under /data/latest/, product images under /images/): HTTP ranges, ETag and
- * Last-Modified revalidation, no directory listing or index, dot-files refused, and a
+ * Last-Modified revalidation, no directory listing or index, dot-files refused, a missing folder
+ * answered 404 (and not warned about when a job creates it on demand), and a
  * `Cache-Control` of the caller's choosing on successful responses (set in an onSend hook of the
  * plugin's own scope, which runs after the server-wide one that sets the five-minute rule, so it
  * wins here). Errors keep the server-wide rule.
@@ -13,6 +14,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 export interface StaticFilesOptions {
   /** Folder on disk (a missing folder answers 404 until it exists). */
   root: string;
+  /**
+   * The folder is made later by a job (the first export, the first image conversion), so its
+   * absence is the normal state of a fresh instance: no start-up warning. Otherwise (the folders
+   * shipped with the code) @fastify/static warns that a missing root "must exist".
+   */
+  createdOnDemand?: boolean;
   /** URL prefix, with its trailing slash, e.g. `/images/`. */
   prefix: string;
   /** `Cache-Control` of a successful response. */
@@ -33,6 +40,7 @@ export async function registerStaticFiles(app: FastifyInstance, opts: StaticFile
     });
     await scope.register(fastifyStatic, {
       root: opts.root,
+      suppressWarning: opts.createdOnDemand === true,
       prefix: opts.prefix,
       decorateReply: false,
       index: false,
