@@ -242,7 +242,7 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   await registerImageFiles(app, env.IMAGE_DIR);
   registerMeta(app, documents);
   // The pages for a browser: / (or a JSON index), /docs, /dashboard, and their assets (no CDN).
-  await registerPages(app, { documents, baseUrl: publicBaseUrl(env) });
+  await registerPages(app, { documents, baseUrl: publicBaseUrl(env), exportDir: env.EXPORT_DIR });
   registerGraphql(app, { db: source, env });
   await registerMcp(app, { run: cache ? cache.executor(run) : run, operations, documents, env });
   methods.addMethodNotAllowed();

@@ -5,8 +5,11 @@
  * - `GET /`: the front door. An HTML landing page saying what the service is and linking the API
  *   reference, GraphiQL, the dashboard, llms.txt, the MCP endpoint and the latest export manifest;
  *   a client preferring `application/json` (Accept) gets a small JSON index instead
- *   (`SERVICE_INDEX_SCHEMA` in facades/meta/openapi.ts). `Vary: Accept`. The page itself is static
- *   (cached like any page); a small module (facades/dashboard/freshness.js, shared with the
+ *   (`SERVICE_INDEX_SCHEMA` in facades/meta/openapi.ts). `Vary: Accept`. The page links no address
+ *   that answers 404 (issue 28 #4): until the first export is published (no
+ *   `<EXPORT_DIR>/latest/manifest.json`, one `stat` per request) it says the first export has not
+ *   run yet instead of linking the manifest. Both variants are built once (cached like any page);
+ *   a small module (facades/dashboard/freshness.js, shared with the
  *   dashboard) reads `GET /api/v1/status` and shows each chain's last collection day and a warning
  *   banner when the data is stale (issue 26), or nothing when the status does not answer.
  * - `GET /docs`: the API reference, the generated OpenAPI document rendered by Swagger UI
@@ -26,6 +29,7 @@ import path from 'node:path';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { latestExportDir, MANIFEST_FILE } from '../../src/services/exports.js';
 import type { MetaDocuments } from '../meta/index.js';
 import { API_CONVENTIONS, API_SUMMARY } from '../meta/openapi.js';
 import { IMMUTABLE, registerGraphiqlAssets } from './graphiql.js';
@@ -52,7 +56,7 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
-/** The links of the front door, as paths. */
+/** The links of the front door, as paths (the HTML page links `export_manifest` only once an export is published). */
 export const FRONT_DOOR_LINKS = {
   api: '/api/v1/retailers',
   openapi: '/openapi.json',
@@ -101,8 +105,11 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The landing page. */
-export function landingPage(): string {
+/**
+ * The landing page. `exportPublished`: whether an export is published (the manifest exists), so
+ * the page links it; otherwise it says the first export has not run yet, with no link.
+ */
+export function landingPage({ exportPublished }: { exportPublished: boolean }): string {
   const paragraphs = (text: string) => text.split('\n').map((l) => `<p>${escapeHtml(l).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`).join('\n');
   const L = FRONT_DOOR_LINKS;
   return `<!doctype html>
@@ -129,7 +136,11 @@ ${paragraphs(API_SUMMARY)}
 <li><a href="${L.dashboard}">Dashboard</a> — the food price index, an item's price history, store levels and current deals; each panel is one GraphQL query you can open in GraphiQL.</li>
 <li><a href="${L.llms_txt}">llms.txt</a> — the API in Markdown for language models (<a href="/llms-full.txt">the complete reference</a>).</li>
 <li><a href="${L.mcp}">MCP endpoint</a> — <code>POST ${L.mcp}</code>, for MCP clients: every operation is a read-only tool of the same name.</li>
-<li><a href="${L.export_manifest}">Latest export manifest</a> — the nightly bulk export (Parquet and gzipped CSV) for bulk work; 404 until the first export has run.</li>
+${
+  exportPublished
+    ? `<li><a href="${L.export_manifest}">Latest export manifest</a> — the nightly bulk export (Parquet and gzipped CSV) for bulk work.</li>`
+    : `<li data-export="none">Bulk export — the nightly export (Parquet and gzipped CSV) for bulk work: the first export has not run yet; its manifest will be at <code>${L.export_manifest}</code>.</li>`
+}
 <li><a href="${L.api}"><code>GET ${L.api}</code></a> — a first call: the chains.</li>
 </ul>
 </section>
@@ -154,16 +165,28 @@ export interface PagesOptions {
   documents: MetaDocuments;
   /** Public base URL, no trailing slash (the JSON index's links). */
   baseUrl: string;
+  /** EXPORT_DIR: the landing page links the export manifest only once `<exportDir>/latest` holds one. */
+  exportDir: string;
+}
+
+/** Whether an export is published: `<exportDir>/latest/manifest.json` exists (one `stat`). */
+export async function exportPublished(exportDir: string): Promise<boolean> {
+  try {
+    await fs.promises.access(path.join(latestExportDir(exportDir), MANIFEST_FILE));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Registers `/`, `/docs`, `/dashboard` and the assets they load. */
-export async function registerPages(app: FastifyInstance, { documents, baseUrl }: PagesOptions): Promise<void> {
-  const landing = landingPage();
+export async function registerPages(app: FastifyInstance, { documents, baseUrl, exportDir }: PagesOptions): Promise<void> {
+  const landing = { published: landingPage({ exportPublished: true }), none: landingPage({ exportPublished: false }) };
   const index = serviceIndex(baseUrl);
   app.get('/', async (req, reply) => {
     reply.header('vary', 'accept');
     if (prefersJson(req)) return reply.type('application/json; charset=utf-8').send(index);
-    return reply.type('text/html; charset=utf-8').send(landing);
+    return reply.type('text/html; charset=utf-8').send((await exportPublished(exportDir)) ? landing.published : landing.none);
   });
 
   // The dashboard: /dashboard is its page; its files under /dashboard/.
