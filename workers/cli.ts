@@ -1,7 +1,9 @@
 /**
  * Worker command line: `npm run worker -- <command>` (or `npm run ingest -- <file>...`).
  *
- * The commands are listed once, in USAGE below (`npm run worker -- --help`).
+ * The commands are listed once, in COMMANDS below: their usage (`npm run worker -- --help`, and
+ * `<command> --help` or `-h` on every command, which prints it and exits 0 without touching the
+ * database) and what {@link main} accepts.
  *
  * Uses DATABASE_URL, or the embedded PostgreSQL of EMBEDDED_PG_DIR when it is unset: the one
  * already running there (e.g. `npm start`'s, on whatever port its postmaster.pid names), else one
@@ -20,70 +22,210 @@
  * started with START_WORKER=false): start-up (import into an empty database, else the refresh
  * pipeline), then the schedule (workers/jobs/schedule.ts).
  */
+// Only what the usage and argument checks need is imported here; the database and the jobs are
+// imported once a command is about to run (see main), so `--help` answers without loading them.
 import { loadEnv, ConfigError, type Env } from '../src/env.js';
-import { openDatabase, type Database } from '../src/db/database.js';
+import type { Database } from '../src/db/database.js';
 import { describeFailure } from '../src/db/embedded.js';
+import { DEFAULT_THRESHOLD } from '../src/domain/matching.js';
 import { ExpectedError } from '../src/errors.js';
-import { ObservationError } from './ingest/format.js';
-import { LinkCommandError, linkHistory } from './match/admin.js';
-import { BasketCommandError, basketHistory } from './index/admin.js';
-import {
-  basketCommandJob, basketMatchJob, exportJob, imagesJob, linkJob, matchJob, searchReindexJob, searchSyncJob, viewsJob,
-  type BasketCommand, type LinkCommand,
-} from './jobs/catalog.js';
-import { runPipeline } from './jobs/pipeline.js';
-import { JobRunner } from './jobs/runner.js';
-import { scheduleEntries, startSchedule } from './jobs/schedule.js';
-import { startup } from './jobs/startup.js';
+import { COLLECTORS } from './collect/collectors.js';
+import type { BasketCommand, LinkCommand } from './jobs/catalog.js';
+import type { JobRunner } from './jobs/runner.js';
 
-const USAGE = `usage: npm run worker -- <command>
-  ingest [--changes|--partial] [--after-gap] <file>...  ingest observation files (.csv, .ndjson); --changes: a change log
-                                                  covering each scope; --partial: only the rows were observed; --after-gap: the days
-                                                 since each chain's last collection are unknown
-  import                                         import the real data in DATA_DIR (skips what is already imported)
-  migrate                                        apply pending SQL migrations
-  search-reindex                                 rebuild the Elasticsearch index (needs ELASTICSEARCH_URL)
-  match [--threshold <0..1>] [--dry-run]         link listings across chains (also run after ingest and import)
-  link <listingId> <productId|new> [--note <t>]  link a listing to a product, locked (new: a product from the listing)
-  unlink <listingId> [--note <t>]                unlink a listing, locked (stays unlinked on re-runs)
-  lock <listingId>                               pin a listing's current link (or unlinked state)
-  unlock <listingId>                             hand a listing back to the matcher
-  history <listingId>                            a listing's link decisions, oldest first
-  index [--full]                                 match listings to the basket, then compute the food price index
-                                                 (only the new days unless --full; also run after ingest and import)
-  basket-match [--dry-run]                       match listings to basket items only
-  basket-add <listingId> <itemId> [--note <t>]   a curator's basket match (manual, locked)
-  basket-remove <listingId> [--note <t>]         remove a listing from the basket, locked (never re-added)
-  basket-lock <listingId>                        pin a listing's basket state
-  basket-unlock <listingId>                      hand a listing's basket state back to the matcher
-  basket-history <listingId>                     a listing's basket decisions, oldest first
-  views [--full]                                 rebuild the derived views (store, area and chain levels, deals)
-                                                 whose inputs changed (also run after index, ingest and import)
-  export                                         write the nightly export (Parquet + CSV) and publish it as latest
-  import-export <folder|manifest-url>            load an export into an empty instance, verifying every file first
-  start                                          the worker process (what npm start supervises): import into an empty
-                                                 database or bring the index and views up to date, then the schedule
-  schedule                                       run the index on INDEX_CRON and the nightly export on EXPORT_CRON
-                                                 (Pacific/Auckland) until stopped; each chain's collection on
-                                                 COLLECT_CRON / COLLECT_<RETAILER>_CRON, then the index and the export
-  collect <retailer|all> [--stores id,…] [--origin URL] [--image-origin URL] [--day YYYY-MM-DD]
-                                                 collect online shop prices (our store ids; the origin defaults to
-                                                 COLLECT_<RETAILER>_ORIGIN or the live site), then match, fetch new
-                                                 images (from --image-origin / COLLECT_IMAGE_ORIGIN when set) and index
-  images [--limit <n>] [--concurrency <n>]       download each new product image once, convert it to AVIF (720 px and
-                                                 a 200 px thumbnail) in IMAGE_DIR and set the listings' image paths`;
+/** One argument or option of a command, as its usage prints it. */
+interface Param {
+  /** As typed: `<file>...`, `--threshold <0..1>`. */
+  name: string;
+  /** What it is or does. */
+  text: string;
+}
+
+/** A command's usage: the one source of `--help`, the command list and the commands {@link main} accepts. */
+interface CommandUsage {
+  /** One line: what the command does. */
+  summary: string;
+  /** Positional arguments, in order. */
+  args?: readonly Param[];
+  /** Options (`--name` or `--name <value>`). */
+  options?: readonly Param[];
+  /** Further lines of the command's own help. */
+  notes?: readonly string[];
+}
+
+const NOTE: Param = { name: '--note <text>', text: "a note kept in the listing's decision log" };
+const LISTING: Param = { name: '<listingId>', text: 'listing id (as in /api/v1/listings/{id})' };
+const PIPELINE = 'then matching, the search index (with ELASTICSEARCH_URL), basket matching, the index and the derived views';
+
+/** Every command of the worker CLI, in the order `--help` lists them. */
+const COMMANDS = {
+  ingest: {
+    summary: `ingest observation files (.csv, .ndjson), ${PIPELINE}`,
+    args: [{ name: '<file>...', text: 'observation files (docs/ingest.md); a malformed file names its line' }],
+    options: [
+      { name: '--changes', text: 'each file is a change log covering each of its scopes' },
+      { name: '--partial', text: 'only the rows given were observed (nothing else ended)' },
+      { name: '--after-gap', text: "the days since each chain's last collection are unknown" },
+    ],
+  },
+  import: { summary: `import the real data in DATA_DIR (skips what is already imported), ${PIPELINE}` },
+  migrate: { summary: 'apply pending SQL migrations' },
+  'search-reindex': { summary: 'rebuild the Elasticsearch index and swap the alias (needs ELASTICSEARCH_URL)' },
+  match: {
+    summary: 'link listings across chains (also run after ingest and import)',
+    options: [
+      { name: '--threshold <0..1>', text: `lowest confidence of a name link (default ${DEFAULT_THRESHOLD})` },
+      { name: '--dry-run', text: 'report what would change, write nothing' },
+    ],
+  },
+  link: {
+    summary: 'link a listing to a product, locked (the matcher never overrides it)',
+    args: [LISTING, { name: '<productId|new>', text: 'product id, or new: a product of the listing alone' }],
+    options: [NOTE],
+  },
+  unlink: { summary: 'unlink a listing, locked (it stays unlinked on re-runs)', args: [LISTING], options: [NOTE] },
+  lock: { summary: "pin a listing's current link (or unlinked state)", args: [LISTING], options: [NOTE] },
+  unlock: { summary: 'hand a listing back to the matcher', args: [LISTING], options: [NOTE] },
+  history: { summary: "print a listing's link decisions, oldest first (JSON)", args: [LISTING] },
+  index: {
+    summary: 'match listings to the basket, then compute the food price index (also run after ingest and import)',
+    options: [{ name: '--full', text: 'recompute every day (default: only the new days)' }],
+  },
+  'basket-match': {
+    summary: 'match listings to basket items only',
+    options: [{ name: '--dry-run', text: 'report what would change, write nothing' }],
+  },
+  'basket-add': {
+    summary: "a curator's basket match (manual, locked)",
+    args: [LISTING, { name: '<itemId>', text: 'basket item id (as in /api/v1/basket/{id})' }],
+    options: [NOTE],
+  },
+  'basket-remove': { summary: 'remove a listing from the basket, locked (never re-added)', args: [LISTING], options: [NOTE] },
+  'basket-lock': { summary: "pin a listing's basket state", args: [LISTING], options: [NOTE] },
+  'basket-unlock': { summary: "hand a listing's basket state back to the matcher", args: [LISTING], options: [NOTE] },
+  'basket-history': { summary: "print a listing's basket decisions, oldest first (JSON)", args: [LISTING] },
+  views: {
+    summary: 'rebuild the derived views (store, area and chain levels, deals) whose inputs changed',
+    options: [{ name: '--full', text: 'rebuild every view' }],
+  },
+  export: { summary: 'write the nightly export (Parquet + CSV) into EXPORT_DIR and publish it as latest' },
+  'import-export': {
+    summary: 'load an export into an empty instance, verifying every file first',
+    args: [{ name: '<folder|manifest-url>', text: 'an export folder (or its latest link), or the URL of its manifest.json' }],
+  },
+  start: {
+    summary: 'the worker process (what npm start supervises): import into an empty database or bring the index and views up to date, then the schedule',
+    notes: ['Runs until SIGINT or SIGTERM (or until its supervisor goes away).'],
+  },
+  schedule: {
+    summary: 'run the schedule only: the index on INDEX_CRON, the export on EXPORT_CRON, collections on COLLECT_CRON',
+    notes: ['Cron expressions in Pacific/Auckland; COLLECT_<RETAILER>_CRON overrides COLLECT_CRON per chain; "off" disables one.'],
+  },
+  collect: {
+    summary: "collect the chains' online shop prices, then match, fetch new images and index",
+    args: [{ name: '<retailer|all>', text: `a chain (${COLLECTORS.map((c) => c.retailer).join(', ')}) or all` }],
+    options: [
+      { name: '--stores <id,…>', text: 'only these stores (our store ids)' },
+      { name: '--origin <URL>', text: 'the shop origin (default COLLECT_<RETAILER>_ORIGIN, else the live site)' },
+      { name: '--image-origin <URL>', text: 'download product images from this origin (default COLLECT_IMAGE_ORIGIN)' },
+      { name: '--day <YYYY-MM-DD>', text: 'the NZ day collected (default today; never after today)' },
+    ],
+  },
+  images: {
+    summary: "download each new product image once, convert it to AVIF (720 px and a 200 px thumbnail) in IMAGE_DIR and set the listings' image paths",
+    options: [
+      { name: '--limit <n>', text: 'at most n images this run' },
+      { name: '--concurrency <n>', text: 'downloads in flight (default 4)' },
+    ],
+  },
+} as const satisfies Record<string, CommandUsage>;
+
+/** A command {@link main} knows. */
+type Command = keyof typeof COMMANDS;
+
+function isCommand(name: string): name is Command {
+  return Object.hasOwn(COMMANDS, name);
+}
+
+/** `<name> <args> [options]`: the command as typed. */
+function synopsis(name: Command): string {
+  const u: CommandUsage = COMMANDS[name];
+  return [name, ...(u.args ?? []).map((a) => a.name), ...(u.options ?? []).map((o) => `[${o.name}]`)].join(' ');
+}
+
+/** Aligned `name  text` lines under a heading. */
+function section(heading: string, params: readonly Param[]): string[] {
+  if (params.length === 0) return [];
+  const width = Math.max(...params.map((p) => p.name.length));
+  return ['', `${heading}:`, ...params.map((p) => `  ${p.name.padEnd(width)}  ${p.text}`)];
+}
+
+/** The usage of the whole CLI: every command with its one-line summary. */
+function usage(): string {
+  return [
+    'usage: npm run worker -- <command> [arguments] [options]',
+    '       npm run worker -- <command> --help    (or -h, or: help <command>) for one command',
+    '',
+    'commands:',
+    ...(Object.keys(COMMANDS) as Command[]).flatMap((name) => [`  ${synopsis(name)}`, `      ${COMMANDS[name].summary}`]),
+  ].join('\n');
+}
+
+/** The usage of one command: how to type it, what it does, its arguments and options. */
+function commandUsage(name: Command): string {
+  const u: CommandUsage = COMMANDS[name];
+  return [
+    `usage: npm run worker -- ${synopsis(name)}`,
+    '',
+    u.summary,
+    ...section('arguments', u.args ?? []),
+    ...section('options', [...(u.options ?? []), { name: '-h, --help', text: 'print this help' }]),
+    ...(u.notes?.length ? ['', ...u.notes] : []),
+  ].join('\n');
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
-  if (!command || command === '--help' || command === '-h') {
-    console.log(USAGE);
-    return command ? 0 : 2;
-  }
-  if (!COMMANDS.has(command)) {
-    console.error(`unknown command "${command}"\n${USAGE}`);
+  if (!command) {
+    console.error(usage());
     return 2;
   }
+  if (command === '--help' || command === '-h' || command === 'help') {
+    const topic = args[0];
+    if (topic === undefined) console.log(usage());
+    else if (isCommand(topic)) console.log(commandUsage(topic));
+    else {
+      console.error(`unknown command "${topic}"\n${usage()}`);
+      return 2;
+    }
+    return 0;
+  }
+  if (!isCommand(command)) {
+    console.error(`unknown command "${command}"\n${usage()}`);
+    return 2;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(commandUsage(command));
+    return 0;
+  }
   const env = loadEnv();
+  const [
+    { openDatabase },
+    { ObservationError },
+    { LinkCommandError, linkHistory },
+    { BasketCommandError, basketHistory },
+    { basketCommandJob, basketMatchJob, exportJob, imagesJob, linkJob, matchJob, searchReindexJob, searchSyncJob, viewsJob },
+    { runPipeline },
+    { JobRunner },
+  ] = await Promise.all([
+    import('../src/db/database.js'),
+    import('./ingest/format.js'),
+    import('./match/admin.js'),
+    import('./index/admin.js'),
+    import('./jobs/catalog.js'),
+    import('./jobs/pipeline.js'),
+    import('./jobs/runner.js'),
+  ]);
   let db: Database | null = null;
   try {
     db = await openDatabase({ databaseUrl: env.DATABASE_URL, embeddedDir: env.EMBEDDED_PG_DIR, embeddedPort: env.EMBEDDED_PG_PORT });
@@ -223,19 +365,15 @@ async function main(argv: string[]): Promise<number> {
       case 'start':
       case 'schedule':
         return await runWorker(runner, env, { startup: command === 'start' });
-      default:
-        throw new Error(`command "${command}" is listed but not handled`);
+      default: {
+        const unhandled: never = command; // every command of COMMANDS has its case (a type error otherwise)
+        throw new Error(`command "${String(unhandled)}" is listed but not handled`);
+      }
     }
   } finally {
     await db?.close();
   }
 }
-
-/** The commands {@link main} knows. */
-const COMMANDS = new Set([
-  'migrate', 'ingest', 'import', 'import-export', 'collect', 'index', 'views', 'basket-match', 'match', 'search-reindex', 'images', 'export',
-  'history', 'basket-history', 'link', 'unlink', 'lock', 'unlock', 'basket-add', 'basket-remove', 'basket-lock', 'basket-unlock', 'start', 'schedule',
-]);
 
 /**
  * The worker process (`start`: what `npm start` supervises): start-up (./jobs/startup.ts), then the
@@ -244,6 +382,7 @@ const COMMANDS = new Set([
  * scheduled (every *_CRON is off).
  */
 async function runWorker(runner: JobRunner, env: Env, opts: { startup: boolean }): Promise<number> {
+  const [{ scheduleEntries, startSchedule }, { startup }] = await Promise.all([import('./jobs/schedule.js'), import('./jobs/startup.js')]);
   const entries = scheduleEntries(env);
   if (!opts.startup && entries.length === 0) throw new UsageError('INDEX_CRON, EXPORT_CRON and COLLECT_CRON are all off: nothing to schedule');
   let stopped = false;
