@@ -81,10 +81,14 @@ export function superviseWorker(opts: SupervisorOptions): WorkerSupervisor {
     st.pid = c.pid ?? null;
     opts.log.info({ workerPid: st.pid }, 'worker process started');
     c.on('message', (m: unknown) => {
-      const msg = m as { type?: string; kind?: string; job?: string } | null;
+      const msg = m as { type?: string; kind?: string; job?: string; seconds?: number; error?: string; bumped?: number | null } | null;
       if (msg?.type === 'job' && typeof msg.job === 'string') {
         st.state = 'running';
         st.lastJob = `${msg.job} ${msg.kind}`;
+        // The worker's job events in the API's log: each start, retry, end and failure.
+        const fields = { workerPid: st.pid, job: msg.job, seconds: msg.seconds, dataVersion: msg.bumped ?? undefined, error: msg.error };
+        if (msg.kind === 'failed' || msg.kind === 'retry') opts.log.warn(fields, `worker job ${msg.kind}`);
+        else opts.log.info(fields, `worker job ${msg.kind}`);
       } else if (msg?.type === 'ready') {
         st.state = 'running';
         st.ready = true;
