@@ -13,7 +13,11 @@
  *
  * Descriptions:
  * - name, brand: as the API gives them (lower case, e.g. "anchor butter salted"); the name keeps
- *   the brand words the retailer puts in it.
+ *   the brand words the retailer puts in it. This is the shop's own display name: no column of the
+ *   source carries a cased one (of the 95 columns of `products.sample.csv`, `name`, `brand`,
+ *   `variety` and `slug` are lower case and `image.alt`, `headingText` empty; not one of the
+ *   17,664 transcribed names or brands has a capital), so none is invented here. Products get
+ *   their shopper-facing name from src/domain/display-names.ts.
  * - size_text: `volume_size` ("500g", "6pack", "4 x 250mL"); for a product sold by weight (`unit`
  *   Kg) the price is per kilogram and the size text is "per kg" (the catalogue's "min order 600g"
  *   or "0.4-0.8kg" there is an ordering hint, not the priced size), from which the size rule

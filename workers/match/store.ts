@@ -6,7 +6,8 @@
  */
 import type pg from 'pg';
 import type { LinkMethod, ProductSource } from '../../src/domain/matching.js';
-import { isPlaceholderName, productAttributes } from '../../src/domain/matching.js';
+import { isPlaceholderName, productAttributes, type ProductAttributes } from '../../src/domain/matching.js';
+import { productDisplayName } from '../../src/domain/display-names.js';
 import { latestSpanSql } from '../../src/services/span-sql.js';
 import { lockTransaction } from '../../src/db/locks.js';
 
@@ -166,8 +167,18 @@ interface ProductRow {
 }
 
 /**
- * Recomputes the attributes of products `ids` from their linked listings (src/domain/matching.ts
- * `productAttributes`), writing only those that changed, and removes those left without listings.
+ * A product's attributes from its listings (src/domain/matching.ts `productAttributes`), named by
+ * the shopper-facing rule (src/domain/display-names.ts `productDisplayName`: brand + name + size).
+ */
+export function productOf(listings: readonly ListingRow[]): ProductAttributes {
+  const placeholders = new Set(listings.filter((l) => l.placeholder).map((l) => l.id));
+  const a = productAttributes(listings, placeholders);
+  return { ...a, name: productDisplayName(listings, placeholders, { sizeText: a.sizeText }) };
+}
+
+/**
+ * Recomputes the attributes of products `ids` from their linked listings ({@link productOf}),
+ * writing only those that changed, and removes those left without listings.
  * Batched: one read of the products, one of their listings, one UPDATE per chunk, one DELETE.
  */
 export async function refreshProducts(client: pg.PoolClient, ids: readonly number[], chunk = 5000): Promise<RefreshResult> {
@@ -192,7 +203,7 @@ export async function refreshProducts(client: pg.PoolClient, ids: readonly numbe
         empty.push(p.id);
         continue;
       }
-      const a = productAttributes(listings, new Set(listings.filter((l) => l.placeholder).map((l) => l.id)));
+      const a = productOf(listings);
       const next: ProductRow = {
         id: p.id, name: a.name, brand: a.brand, size_text: a.sizeText, gtin: a.gtin, image: a.image,
         brand_owner: a.brandOwner, brand_parent: a.brandParent,
@@ -246,7 +257,7 @@ export async function createProducts(client: pg.PoolClient, groups: readonly Lis
     [groups.length],
   );
   const ids = rows.map((r) => r.id);
-  const attrs = groups.map((g) => productAttributes(g, new Set(g.filter((l) => l.placeholder).map((l) => l.id))));
+  const attrs = groups.map(productOf);
   for (let i = 0; i < groups.length; i += 5000) {
     const part = attrs.slice(i, i + 5000);
     await client.query(
