@@ -28,11 +28,20 @@ export interface SuggestionHit {
   /** Product or listing id; null for categories and brands. */
   id: number | null;
   label: string;
-  /** Secondary text: size and chain for products/listings, the parent path for categories, the count for brands. */
+  /**
+   * Secondary text: size and chain for products/listings, the parent path for categories, the
+   * shelf for kinds (suggested as categories), the count for brands.
+   */
   detail: string | null;
   /** Site path to open (api-spec Suggestion.href), e.g. `/listings/42`, `/products/7`, `/search?q=...`. */
   href: string;
 }
+
+/**
+ * Most categories (with kinds), and most brands, in one list of suggestions; every backend keeps
+ * this display order: categories and kinds, brands, products, listings.
+ */
+export const SUGGEST_GROUP_MAX = 3;
 
 /** A type-ahead request. */
 export interface SuggestQuery {
@@ -48,7 +57,11 @@ export interface SearchBackend {
   readonly name: 'embedded' | 'elasticsearch';
   /** Listing ids matching `query.text`, best match first (exact-name matches before the rest). */
   searchListings(query: TextQuery): Promise<number[]>;
-  /** Categories, brands, products and listings for a prefix, in display order. */
+  /**
+   * Categories (with the kinds of src/domain/kinds.ts, ranked by the listings sharing them, so
+   * "ban" suggests Bananas before the brand band aid), brands, products and listings for a
+   * prefix, in display order.
+   */
   suggest(query: SuggestQuery): Promise<SuggestionHit[]>;
   /** Releases connections (the embedded backend borrows the shared pool and closes nothing). */
   close(): Promise<void>;

@@ -15,7 +15,7 @@
  */
 import type pg from 'pg';
 import { inTransaction } from '../db/transaction.js';
-import type { Embedder, SearchBackend, SuggestionHit, SuggestQuery, TextQuery } from './backend.js';
+import { SUGGEST_GROUP_MAX, type Embedder, type SearchBackend, type SuggestionHit, type SuggestQuery, type TextQuery } from './backend.js';
 import { expandSynonyms, normalizeSearchText } from './synonyms.js';
 
 /** RRF constant k (Cormack et al. 2009 use 60). */
@@ -166,11 +166,68 @@ function escapeLike(text: string): string {
 }
 
 /**
- * Type-ahead over categories (leaf labels of the chains' own paths), brands, linked products and
- * listings whose normalised text has a word starting with the prefix. $1 LIKE pattern for a word
- * start anywhere ('% pre%'), $2 LIKE pattern for the whole text start ('pre%'), $3 limit, $4 the
- * substring pattern ('%pre%') the trigram index serves. Categories and brands are aggregated
- * before their labels are normalised, so the work grows with distinct labels, not listings.
+ * Detail of a kind's suggestion (SQL over `kind` alias `k`): the shelf the kind is on
+ * (src/domain/shelves.ts shelfOfKind, stored as `kind.shelf_label`), or null when the shelf is
+ * the kind itself ("Bananas"). The Elasticsearch backend computes the same (./elasticsearch/query.ts).
+ */
+export const KIND_DETAIL_SQL = `CASE WHEN lower(k.shelf_label) = lower(k.label) THEN NULL ELSE k.shelf_label END`;
+
+/**
+ * Kinds (src/domain/kinds.ts) as type-ahead terms, with how many listings share each: a kind is
+ * what many listings of many brands are ("Bananas", "Tomatoes"), so a short prefix names it
+ * before the brand fragments that share its letters ("ban" → Bananas before band aid, banana
+ * boat). `n` counts the listings that **share the kind**: those classified in it (through their
+ * generic) and those whose text holds every word of its label (the full-text match of search:
+ * "bananas" is in 91 listings of 52 brands, "band aid" in 9 of one), each once; kinds sharing a
+ * label count together; a kind no listing shares is not suggested. One row per label: label,
+ * norm, parent (the detail, {@link KIND_DETAIL_SQL}), n. `where` filters the `kind` rows
+ * (alias `k`); the type-ahead view (workers/views/suggest.ts) writes the rows of every kind.
+ */
+export function kindTermsSql(where: string): string {
+  return `
+  SELECT kl.label, search_normalize(kl.label) AS norm, kl.parent, c.n
+  FROM (SELECT k.label, min(${KIND_DETAIL_SQL}) AS parent, array_agg(k.id) AS ids FROM kind k WHERE ${where} GROUP BY k.label) kl,
+    LATERAL (SELECT count(*)::numeric AS n FROM (
+      SELECT l.id FROM listing l WHERE l.search_doc @@ plainto_tsquery('english', search_normalize(kl.label))
+      UNION SELECT l.id FROM listing l WHERE l.generic_id = ANY(ARRAY(SELECT g.id FROM generic g WHERE g.kind_id = ANY(kl.ids)))
+    ) shared) c
+  WHERE c.n > 0`;
+}
+
+/** The kinds of a suggestion ($1 word-start pattern), as {@link kindTermsSql}. */
+const KIND_TERMS_SQL = `
+kind_terms AS (${kindTermsSql(`' ' || search_normalize(k.label) LIKE $1 ESCAPE '\\'`)}
+),`;
+
+/**
+ * The term groups of a suggestion from their candidates `cat_terms` and `kind_terms` (label, norm,
+ * parent, n) and `brand_terms` (label, norm, n): categories and kinds are one group ("category"),
+ * one per normalised label (the one holding more listings), and each group keeps its first
+ * {@link SUGGEST_GROUP_MAX}, labels starting with the prefix ($2) first, then by listings, then
+ * label; `k` is that display order.
+ */
+const TERM_GROUPS_SQL = `
+cats AS (
+  SELECT label, parent, n, row_number() OVER (ORDER BY (norm LIKE $2 ESCAPE '\\') DESC, n DESC, label) AS k
+  FROM (
+    SELECT DISTINCT ON (norm) label, norm, parent, n
+    FROM (SELECT label, norm, parent, n FROM cat_terms UNION ALL SELECT label, norm, parent, n FROM kind_terms) t
+    ORDER BY norm, n DESC, label
+  ) d
+  ORDER BY k LIMIT ${SUGGEST_GROUP_MAX}
+),
+brands AS (
+  SELECT label, n, row_number() OVER (ORDER BY (norm LIKE $2 ESCAPE '\\') DESC, n DESC, label) AS k
+  FROM brand_terms ORDER BY k LIMIT ${SUGGEST_GROUP_MAX}
+),`;
+
+/**
+ * Type-ahead over categories (leaf labels of the chains' own paths) and kinds, brands, linked
+ * products and listings whose normalised text has a word starting with the prefix. $1 LIKE
+ * pattern for a word start anywhere ('% pre%'), $2 LIKE pattern for the whole text start
+ * ('pre%'), $3 limit, $4 the substring pattern ('%pre%') the trigram index serves. Categories and
+ * brands are aggregated before their labels are normalised, so the work grows with distinct
+ * labels, not listings.
  */
 const LIVE_TERMS_SQL = `
 paths AS (
@@ -179,75 +236,82 @@ paths AS (
   WHERE cardinality(category_path) > 0 AND ($4::text IS NULL OR search_category_text(category_path) LIKE $4 ESCAPE '\\')
   GROUP BY category_path
 ),
-cats AS (
-  SELECT c.label, min(c.parent) AS parent, sum(p.n) AS n
+cat_terms AS (
+  SELECT c.label, search_normalize(c.label) AS norm, min(c.parent) AS parent, sum(p.n) AS n
   FROM paths p, LATERAL (
     SELECT u.label, array_to_string(p.category_path[1:u.i - 1], ' › ') AS parent
     FROM unnest(p.category_path) WITH ORDINALITY u(label, i)) c
   WHERE ' ' || search_normalize(c.label) LIKE $1 ESCAPE '\\'
-  GROUP BY c.label ORDER BY (search_normalize(c.label) LIKE $2 ESCAPE '\\') DESC, sum(p.n) DESC, c.label LIMIT 3
-),
+  GROUP BY c.label
+),${KIND_TERMS_SQL}
 brand_counts AS (
   SELECT brand, count(*) AS n FROM listing
   WHERE brand IS NOT NULL AND ($4::text IS NULL OR search_normalize(brand) LIKE $4 ESCAPE '\\')
   GROUP BY brand
 ),
-brands AS (
-  SELECT min(brand) AS label, sum(n) AS n FROM brand_counts
+brand_terms AS (
+  SELECT min(brand) AS label, search_normalize(brand) AS norm, sum(n) AS n FROM brand_counts
   WHERE ' ' || search_normalize(brand) LIKE $1 ESCAPE '\\'
-  GROUP BY search_normalize(brand) ORDER BY (search_normalize(min(brand)) LIKE $2 ESCAPE '\\') DESC, sum(n) DESC LIMIT 3
-),`;
+  GROUP BY search_normalize(brand)
+),${TERM_GROUPS_SQL}`;
 
 /**
  * The categories and brands of {@link LIVE_TERMS_SQL} read from the type-ahead view
- * (workers/views/suggest.ts `suggest_term`), used while it is current: the same rows, without
- * aggregating listings (counts as numeric, the type of the live sums). $1 word-start pattern, $2
- * whole-text-start pattern.
+ * (workers/views/suggest.ts `suggest_term`: its category, kind and brand rows), used while it is
+ * current: the same rows, without aggregating listings (counts as numeric, the type of the live
+ * sums). $1 word-start pattern, $2 whole-text-start pattern.
  */
 const VIEW_TERMS_SQL = `
-cats AS (
-  SELECT label, parent, n::numeric AS n FROM suggest_term
+cat_terms AS (
+  SELECT label, norm, parent, n::numeric AS n FROM suggest_term
   WHERE kind = 'category' AND ' ' || norm LIKE $1 ESCAPE '\\'
-  ORDER BY (norm LIKE $2 ESCAPE '\\') DESC, n DESC, label LIMIT 3
 ),
-brands AS (
-  SELECT label, n::numeric AS n FROM suggest_term
+kind_terms AS (
+  SELECT label, norm, parent, n::numeric AS n FROM suggest_term
+  WHERE kind = 'kind' AND ' ' || norm LIKE $1 ESCAPE '\\'
+),
+brand_terms AS (
+  SELECT label, norm, n::numeric AS n FROM suggest_term
   WHERE kind = 'brand' AND ' ' || norm LIKE $1 ESCAPE '\\'
-  ORDER BY (norm LIKE $2 ESCAPE '\\') DESC, n DESC, label LIMIT 3
-),`;
+),${TERM_GROUPS_SQL}`;
 
 /** Products, shared by every form of the suggestion query. */
 const SUGGEST_PRODUCTS_SQL = `
 products AS (
-  SELECT p.id, p.name, p.size_text FROM product p
+  SELECT p.id, p.name, p.size_text, row_number() OVER (ORDER BY (search_normalize(p.name) LIKE $2 ESCAPE '\\') DESC, length(p.name), p.id) AS k
+  FROM product p
   WHERE ($4::text IS NULL OR p.search_name LIKE $4 ESCAPE '\\') AND ' ' || p.search_name LIKE $1 ESCAPE '\\'
-  ORDER BY (search_normalize(p.name) LIKE $2 ESCAPE '\\') DESC, length(p.name), p.id LIMIT $3
+  ORDER BY k LIMIT $3
 ),`;
 
 /** Listings matched live: each one's search_name tested and each match's name normalised. */
 const LIVE_LISTINGS_SQL = `
 listings AS (
-  SELECT l.id, l.name, l.size_text, r.name AS chain FROM listing l JOIN retailer r ON r.id = l.retailer_id
+  SELECT l.id, l.name, l.size_text, r.name AS chain,
+    row_number() OVER (ORDER BY l.available DESC, (search_normalize(l.name) LIKE $2 ESCAPE '\\') DESC, length(l.name), l.id) AS k
+  FROM listing l JOIN retailer r ON r.id = l.retailer_id
   -- The substring test can use the trigram index; the word-start test then rechecks.
   WHERE l.product_id IS NULL AND ($4::text IS NULL OR l.search_name LIKE $4 ESCAPE '\\') AND ' ' || l.search_name LIKE $1 ESCAPE '\\'
-  ORDER BY l.available DESC, (search_normalize(l.name) LIKE $2 ESCAPE '\\') DESC, length(l.name), l.id LIMIT $3
+  ORDER BY k LIMIT $3
 )`;
 
 /** The listings {@link viewListingOrds} chose ($5: their `suggest_listing.ord`, in display order). */
 const VIEW_LISTINGS_SQL = `
 listings AS (
-  SELECT l.id, l.name, l.size_text, r.name AS chain
+  SELECT l.id, l.name, l.size_text, r.name AS chain, u.k
   FROM unnest($5::int[]) WITH ORDINALITY u(ord, k) JOIN suggest_listing s ON s.ord = u.ord
     JOIN listing l ON l.id = s.listing_id JOIN retailer r ON r.id = l.retailer_id
-  ORDER BY u.k
 )`;
 
-/** The display order, shared by every form of the suggestion query. */
+/**
+ * The display order, shared by every form of the suggestion query: categories and kinds, brands,
+ * products, listings, each group in its own order (`k`).
+ */
 const SUGGEST_UNION_SQL = `
-SELECT 'category' AS kind, NULL::int AS id, label, nullif(parent, '') AS detail, 1 AS grp, -n AS ord FROM cats
-UNION ALL SELECT 'brand', NULL, label, n || CASE WHEN n = 1 THEN ' listing' ELSE ' listings' END, 2, -n FROM brands
-UNION ALL SELECT 'product', id, name, size_text, 3, 0 FROM products
-UNION ALL SELECT 'listing', id, name, concat_ws(' · ', size_text, chain), 4, 0 FROM listings
+SELECT 'category' AS kind, NULL::int AS id, label, nullif(parent, '') AS detail, 1 AS grp, k AS ord FROM cats
+UNION ALL SELECT 'brand', NULL, label, n || CASE WHEN n = 1 THEN ' listing' ELSE ' listings' END, 2, k FROM brands
+UNION ALL SELECT 'product', id, name, size_text, 3, k FROM products
+UNION ALL SELECT 'listing', id, name, concat_ws(' · ', size_text, chain), 4, k FROM listings
 ORDER BY grp, ord`;
 
 /** The suggestion query computing every part live ($4: the trigram substring pattern or null). */
@@ -455,7 +519,7 @@ export function createEmbeddedBackend(pool: pg.Pool, opts: EmbeddedOptions = {})
           params,
         )).rows;
       });
-      return rows.slice(0, limit).map((r) => ({ ...r, href: suggestionHref(r.kind, r.id, r.label) }));
+      return rows.slice(0, limit).map((r) => ({ kind: r.kind, id: r.id, label: r.label, detail: r.detail, href: suggestionHref(r.kind, r.id, r.label) }));
     },
 
     close: async () => {},

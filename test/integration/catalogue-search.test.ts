@@ -84,6 +84,28 @@ describe('search on the real catalogue', () => {
     expect((await kinds([groups[0].offers[0].id]))[0]).toBe('milk');
   });
 
+  it('suggests the fruit or vegetable a short prefix starts before brand fragments (issue 28: ban gave band aid, banana boat)', async () => {
+    type Hit = { kind: string; label: string; href: string };
+    // Prefix → the kind a shopper typing it most likely wants; each is a kind of the taxonomy
+    // that many listings share (bananas: 91 listings of 52 brands; band aid: 9 of one).
+    const cases: [string, string][] = [['ban', 'Bananas'], ['app', 'Apples'], ['car', 'Carrots'], ['pot', 'Potatoes'], ['kiw', 'Kiwifruit'], ['ora', 'Oranges'], ['tom', 'Tomatoes']];
+    for (const [q, label] of cases) {
+      const hits = (await get(`/api/v1/suggestions?q=${q}`)).body as Hit[];
+      const at = hits.findIndex((h) => h.kind === 'category' && h.label === label);
+      expect(at, `${q}: ${JSON.stringify(hits.map((h) => h.label))}`).toBeGreaterThanOrEqual(0);
+      expect(at, q).toBeLessThan(2);
+      const firstBrand = hits.findIndex((h) => h.kind === 'brand');
+      if (firstBrand >= 0) expect(at, q).toBeLessThan(firstBrand);
+    }
+    // Before: band aid, banana boat, banana boat kids, then products. Following the suggestion
+    // finds fresh bananas first.
+    const ban = (await get('/api/v1/suggestions?q=ban')).body as Hit[];
+    expect(ban[0]).toMatchObject({ kind: 'category', label: 'Bananas', href: '/search?q=Bananas' });
+    expect(ban.filter((h) => h.kind === 'brand').map((h) => h.label)).toEqual(['band aid', 'banana boat', 'banana boat kids']);
+    const groups = (await get('/api/v1/search?q=Bananas&limit=3')).body as { offers: { id: number }[] }[];
+    expect(await kinds([groups[0].offers[0].id])).toEqual(['bananas']);
+  });
+
   it('looks up a real barcode and suggests real brands', async () => {
     const gtin = (await get('/api/v1/gtin/9354829000064')).body as { name: string; offers: { retailer: string; name: string }[] };
     expect(gtin.offers.map((o) => o.name)).toContain('fresh fruit bananas yellow loose');
@@ -202,6 +224,7 @@ describe('the suggest view (issue 19): the same answers as the live queries', ()
     const uncached = await createServer({ db, env: loadEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'test', CACHE_MAX_BYTES: '0' }) });
     const urls = [
       '/api/v1/suggestions?q=mi', '/api/v1/suggestions?q=garlic', '/api/v1/suggestions?q=anch&limit=12', '/api/v1/suggestions?q=pa',
+      '/api/v1/suggestions?q=ban', '/api/v1/suggestions?q=pot&limit=12', '/api/v1/suggestions?q=b',
       '/api/v1/listings?limit=100', '/api/v1/listings?retailer=paknsave&limit=20', '/api/v1/search?limit=40', '/api/v1/search?retailer=woolworths&limit=5',
     ];
     const answers = () => Promise.all(urls.map(async (url) => {

@@ -1,8 +1,9 @@
 /**
  * The type-ahead view's listings (issue 19 item 5; workers/views/suggest.ts `suggest_listing`,
- * `suggest_word`): on a generated catalogue (workers/synth/catalogue.ts, SYNTHETIC listings through
- * the real ingest, some made unavailable and some linked to products), suggestions answered from
- * the view equal, item for item and in order, the live query's answers for prefixes of every kind
+ * `suggest_word`) and terms (`suggest_term`, kinds included): on a generated catalogue
+ * (workers/synth/catalogue.ts, SYNTHETIC listings through the real ingest, classified into kinds,
+ * some made unavailable and some linked to products), suggestions answered from the view equal,
+ * item for item and in order, the live query's answers for prefixes of every kind
  * (one letter, common and rare words, several words, longer than a word key, LIKE wildcards,
  * accents), and a stale view (its version no longer the database's) is not read: the live path
  * answers, and sees changes the view does not hold.
@@ -16,6 +17,8 @@ import { bumpDataVersion } from '../../src/db/data-version.js';
 import { createEmbeddedBackend, suggestViewsCurrent, WORD_KEY_CHARS, type SuggestViewTuning } from '../../src/search/embedded.js';
 import { suggestions, type SearchDeps } from '../../src/services/search.js';
 import { syntheticListings, syntheticObservations } from '../bench/synthetic-catalogue.js';
+import { assignGenerics } from '../../workers/match/generics.js';
+import { inTransaction } from '../../src/db/transaction.js';
 
 /** Enough listings that one-letter prefixes pass FEW_WORD_HITS and their tiers are walked. */
 const LISTINGS = 6000;
@@ -34,6 +37,8 @@ beforeAll(async () => {
   db = await createTestDatabase('suggest_view');
   deps = { pool: db.pool, search: createEmbeddedBackend(db.pool) };
   await ingest(db.pool, syntheticObservations(syntheticListings(LISTINGS)), { progress: false, source: 'test: suggest view' });
+  // Kinds (through generics), suggested with the categories and counted by the listings sharing them.
+  await inTransaction(db.pool, (client) => assignGenerics(client));
   // Unavailable listings (the last tiers of the order), and linked ones (listed as their product).
   await db.pool.query('UPDATE listing SET available = false WHERE id % 5 = 0');
   await db.pool.query(`
@@ -81,8 +86,11 @@ describe('suggestions from the type-ahead view', () => {
       expect(await answers({ pool: db.pool, search: createEmbeddedBackend(db.pool, { suggestView }) }), JSON.stringify(suggestView)).toEqual(live);
     }
     // The answers hold products and listings of both availabilities, so every tier was compared.
-    const hits = fromView.flatMap((a) => (a as [string, number, { kind: string; id: number | null }[]])[2]);
+    const hits = fromView.flatMap((a) => (a as [string, number, { kind: string; id: number | null; label: string }[]])[2]);
     expect(hits.some((h) => h.kind === 'product')).toBe(true);
+    // Kinds among the categories (their labels are the taxonomy's, src/domain/kinds.ts).
+    const kindLabels = new Set((await db.pool.query<{ label: string }>('SELECT label FROM kind')).rows.map((r) => r.label));
+    expect(hits.some((h) => h.kind === 'category' && kindLabels.has(h.label))).toBe(true);
     const listed = hits.filter((h) => h.kind === 'listing').map((h) => h.id);
     expect(listed.length).toBeGreaterThan(200);
     const unavailable = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM listing WHERE id = ANY($1::int[]) AND NOT available', [listed]);

@@ -1,7 +1,7 @@
 /**
  * The type-ahead view of the derived-views worker (issue 19 item 3: "suggestions and 'recently
  * seen' scan per request"): `suggest_term` (every category label of the chains' own paths with its
- * least parent path and listing count, every brand by normalised text with its listing count) and
+ * least parent path and listing count, every kind label with its shelf and the listings sharing it, every brand by normalised text with its listing count) and
  * `recent_listing` (each chain's {@link RECENT_PER_CHAIN} most recently seen listings), and (issue 19
  * item 5) `suggest_listing` (every listing without a product, ranked in suggestion order, with its
  * normalised name), `suggest_word` (each word start of their search_name as a key) and
@@ -18,7 +18,7 @@
 import type pg from 'pg';
 import { latestNationalSpanJoin, listingLastSeenSql } from '../../src/services/span-sql.js';
 import { RECENT_PER_CHAIN } from '../../src/services/search.js';
-import { NAME_KEY_CHARS, WORD_KEY_CHARS } from '../../src/search/embedded.js';
+import { kindTermsSql, NAME_KEY_CHARS, WORD_KEY_CHARS } from '../../src/search/embedded.js';
 
 /**
  * Listings kept per chain in `recent_listing` (src/services/search.ts RECENT_PER_CHAIN): the most
@@ -30,6 +30,8 @@ export { RECENT_PER_CHAIN } from '../../src/services/search.js';
 /** What {@link buildSuggestViews} wrote. */
 export interface SuggestReport {
   categories: number;
+  /** Kind rows of `suggest_term` (kinds holding listings). */
+  kinds: number;
   brands: number;
   recent: number;
   /** Rows of `suggest_listing` (listings without a product). */
@@ -70,6 +72,12 @@ export async function buildSuggestViews(client: pg.PoolClient): Promise<SuggestR
                 FROM unnest(p.category_path) WITH ORDINALITY u(label, i)) c
      WHERE c.label IS NOT NULL
      GROUP BY c.label`,
+  );
+  // Kinds as SUGGEST_SQL `kind_terms` (src/search/embedded.ts kindTermsSql): each kind label with
+  // the listings that share it and its detail (the shelf it is on).
+  const kinds = await client.query(
+    `INSERT INTO suggest_term (kind, label, norm, parent, n)
+     SELECT 'kind', label, norm, parent, n::int FROM (${kindTermsSql('TRUE')}) t`,
   );
   // Brands as SUGGEST_SQL `brands`: by normalised text, labelled by the least spelling.
   const brands = await client.query(
@@ -118,6 +126,7 @@ export async function buildSuggestViews(client: pg.PoolClient): Promise<SuggestR
   await client.query('ANALYZE suggest_term, recent_listing, suggest_listing, suggest_word, suggest_name');
   return {
     categories: cats.rowCount ?? 0,
+    kinds: kinds.rowCount ?? 0,
     brands: brands.rowCount ?? 0,
     recent: recent.rowCount ?? 0,
     listings: listings.rowCount ?? 0,

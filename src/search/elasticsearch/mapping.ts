@@ -72,7 +72,10 @@ export interface ListingDocument {
   category_nodes: string[];
   /** GTIN digits without leading zeros (as PostgreSQL stores it: bigint), or null. */
   gtin: string | null;
-  /** Label of the listing's kind (src/domain/kinds.ts, through its generic), e.g. "Bananas"; null when unclassified. */
+  /**
+   * Label of the listing's kind (src/domain/kinds.ts, through its generic), e.g. "Bananas"; null
+   * when unclassified. Searched stemmed (the kind prior) and, as `kind_label.keyword`, exactly.
+   */
   kind_label: string | null;
   available: boolean;
   first_seen: string;
@@ -232,7 +235,13 @@ export function listingIndexBody(opts: IndexBodyOptions): { settings: estypes.In
       },
       category_nodes: { type: 'keyword', ignore_above: 2048 },
       gtin: { type: 'keyword' },
-      kind_label: { type: 'text', analyzer: ANALYZERS.stemIndex, search_analyzer: ANALYZERS.stemSearch },
+      kind_label: {
+        type: 'text',
+        analyzer: ANALYZERS.stemIndex,
+        search_analyzer: ANALYZERS.stemSearch,
+        // The exact label: a suggestion counts the listings classified in a kind (./query.ts).
+        fields: { keyword: { type: 'keyword', ignore_above: 256 } },
+      },
       available: { type: 'boolean' },
       first_seen: { type: 'date', format: 'strict_date' },
       last_seen: { type: 'date', format: 'strict_date' },

@@ -21,7 +21,9 @@
  * plus a small boost for available listings, `retailer_id` as a filter, ties broken by id.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { SuggestionHit, SuggestQuery, TextQuery } from '../backend.js';
+import { KINDS } from '../../domain/kinds.js';
+import { shelfOfKind } from '../../domain/shelves.js';
+import { SUGGEST_GROUP_MAX, type SuggestionHit, type SuggestQuery, type TextQuery } from '../backend.js';
 import { normalizeSearchText } from '../synonyms.js';
 import { ANALYZERS, type ListingDocument } from './mapping.js';
 
@@ -125,14 +127,66 @@ const CATEGORY_BUCKETS = 100;
 /** Brand buckets read per suggestion (spelling variants of one brand share the buckets). */
 const BRAND_BUCKETS = 50;
 
+/** A kind (src/domain/kinds.ts) a prefix names, as a suggestion shows it. */
+export interface SuggestKind {
+  label: string;
+  /** The shelf the kind is on (src/domain/shelves.ts shelfOfKind), null when it is the kind itself. */
+  detail: string | null;
+}
+
+/**
+ * The kinds whose label matches `prefix` word by word ({@link labelMatchesPrefix}), one per label
+ * (the first kind of the taxonomy with it), with the detail the embedded backend shows
+ * (src/search/embedded.ts KIND_DETAIL_SQL: the kind's shelf unless it is the kind itself).
+ */
+export function suggestKinds(prefix: string): SuggestKind[] {
+  const out = new Map<string, SuggestKind>();
+  for (const k of KINDS) {
+    if (out.has(k.label) || !labelMatchesPrefix(k.label, prefix)) continue;
+    const shelf = shelfOfKind(k.slug)?.label ?? null;
+    out.set(k.label, { label: k.label, detail: shelf === null || shelf.toLowerCase() === k.label.toLowerCase() ? null : shelf });
+  }
+  return [...out.values()];
+}
+
+/**
+ * The listings that share a kind (the embedded backend's `kindTermsSql` signal): classified in it
+ * (`kind_label.keyword`), or holding every word of its label in their name (stemmed), brand or
+ * category path ("bananas": fresh bananas, banana chips, banana bread — many listings of many
+ * brands, where "band aid" is one brand's few).
+ */
+export function kindSharedQuery(label: string): Query {
+  const all = (field: string): Query => ({ match: { [field]: { query: label, operator: 'and' } } });
+  return {
+    bool: {
+      should: [{ term: { 'kind_label.keyword': label } }, all('name.stem'), all('brand'), all('category_path.text')],
+      minimum_should_match: 1,
+    },
+  };
+}
+
 /**
  * The two searches of `suggest` for one `_msearch` on `index` (an alias): [0] products and listings
- * whose name words start with the prefix words (one per product: collapsed on `group_key`),
+ * whose name words start with the prefix words (one per product: collapsed on `group_key`), with,
+ * when the prefix names kinds ({@link suggestKinds}), the listings sharing each kind counted over
+ * the whole index (a `global` aggregation `kinds` of named filters, {@link kindSharedQuery});
  * [1] counts of categories and brands whose words start with the prefix words (aggregations only).
  */
 export function buildSuggestSearches(index: string, query: SuggestQuery): estypes.MsearchRequestItem[] {
   const prefix = query.prefix.trim();
   const prefixOf = (field: string): Query => ({ match: { [field]: { query: prefix, operator: 'and' } } });
+  const kinds = suggestKinds(prefix);
+  const kindAggs: { aggs?: Record<string, estypes.AggregationsAggregationContainer> } =
+    kinds.length === 0
+      ? {}
+      : {
+          aggs: {
+            kinds: {
+              global: {},
+              aggs: { shared: { filters: { filters: Object.fromEntries(kinds.map((k) => [k.label, kindSharedQuery(k.label)])) } } },
+            },
+          },
+        };
   return [
     { index },
     {
@@ -151,6 +205,7 @@ export function buildSuggestSearches(index: string, query: SuggestQuery): estype
       },
       collapse: { field: 'group_key' },
       sort: [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }],
+      ...kindAggs,
     },
     { index },
     {
@@ -191,22 +246,35 @@ function buckets(aggs: unknown, name: string, sub: string): Bucket[] {
   return Array.isArray(agg?.buckets) ? agg.buckets : [];
 }
 
+/** Listings sharing each kind, by label, from the `kinds` aggregation of the items search (absent: none). */
+function kindBuckets(aggs: unknown): Map<string, number> {
+  const named = (aggs as { kinds?: { shared?: { buckets?: unknown } } } | undefined)?.kinds?.shared?.buckets;
+  const out = new Map<string, number>();
+  if (!named || typeof named !== 'object' || Array.isArray(named)) return out;
+  for (const [label, b] of Object.entries(named as Record<string, { doc_count?: unknown }>)) {
+    if (typeof b?.doc_count === 'number') out.set(label, b.doc_count);
+  }
+  return out;
+}
+
 /** Site path of a text search for `q` (api-spec Suggestion.href for categories and brands). */
 export function searchHref(q: string): string {
   return `/search?q=${encodeURIComponent(q)}`;
 }
 
-/** Most categories, and most brands, in one list of suggestions (as the embedded backend). */
-export const SUGGEST_GROUP_MAX = 3;
+/** Most categories (with kinds), and most brands, in one list of suggestions (src/search/backend.ts). */
+export { SUGGEST_GROUP_MAX };
 
 /**
  * The suggestions of the two `_msearch` responses of {@link buildSuggestSearches}, in display
- * order (the embedded backend's): up to 3 categories, up to 3 brands, then linked products, then
- * unlinked listings; the whole cut to `limit`. Categories and brands whose normalised label starts
- * with the prefix come first, then by listing count.
+ * order (the embedded backend's): up to 3 categories (with kinds), up to 3 brands, then linked
+ * products, then unlinked listings; the whole cut to `limit`. Categories and brands whose
+ * normalised label starts with the prefix come first, then by listing count.
  *
  * - category: label = a path label matching the prefix word by word, detail = its parent path
- *   joined with ` › ` (null at the top), href = `/search?q=<label>`; one per normalised label;
+ *   joined with ` › ` (null at the top), href = `/search?q=<label>`; or a kind the prefix names
+ *   ({@link suggestKinds}), counted by the listings sharing it (the items search's `kinds`
+ *   aggregation), detail = its shelf; one per normalised label (the one with more listings);
  * - brand: spelling variants (same normalised form) merged, label = the most frequent spelling,
  *   detail = `<n> listings`, href = `/search?q=<brand>`;
  * - product (linked listing, one per product): id = product id, label = product name (else the
@@ -214,7 +282,7 @@ export const SUGGEST_GROUP_MAX = 3;
  * - listing (not linked): id = listing id, label = name, detail = `size · chain`, href = `/listings/<id>`.
  */
 export function parseSuggestions(
-  items: Pick<estypes.SearchResponse<SuggestSource>, 'hits'>,
+  items: Pick<estypes.SearchResponse<SuggestSource>, 'hits' | 'aggregations'>,
   facets: Pick<estypes.SearchResponse, 'aggregations'>,
   query: SuggestQuery,
 ): SuggestionHit[] {
@@ -238,6 +306,16 @@ export function parseSuggestions(
     if (!key || !labelMatchesPrefix(label, prefix)) continue;
     const seen = categories.get(key);
     if (!seen || b.doc_count > seen.count) categories.set(key, { label, parent: path.slice(0, -1).join(' › '), count: b.doc_count });
+  }
+  // Kinds the prefix names, with the listings sharing each (none: not suggested); one per
+  // normalised label with the categories, the one holding more listings.
+  const kindCounts = kindBuckets(items.aggregations);
+  for (const k of suggestKinds(prefix)) {
+    const count = kindCounts.get(k.label) ?? 0;
+    const key = normalizeSearchText(k.label);
+    if (count === 0 || !key) continue;
+    const seen = categories.get(key);
+    if (!seen || count > seen.count) categories.set(key, { label: k.label, parent: k.detail ?? '', count });
   }
   const categoryHits: SuggestionHit[] = [...categories.values()]
     .sort(byRelevance)
