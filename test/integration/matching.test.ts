@@ -99,11 +99,11 @@ describe('matching worker', () => {
 
     const { rows: products } = await db.pool.query('SELECT id, name, brand, size_text, gtin::text AS gtin, brand_owner, brand_parent FROM product ORDER BY id');
     expect(products.find((p) => p.id === seeded.productId)).toMatchObject({
-      name: 'Honest Beef Burgers With Smokey Caramelised Onion', brand: 'Silver Fern Farms', size_text: '500g', brand_owner: null,
+      name: 'Silver Fern Farms Honest Beef Burgers With Smokey Caramelised Onion 500g', brand: 'Silver Fern Farms', size_text: '500g', brand_owner: null,
     });
     expect(products.find((p) => p.id === carrotsWw.product_id)).toMatchObject({ gtin: '9414742351053', brand: null });
     const pams = await row(id('newworld:SYN-PAMS-1'));
-    expect(products.find((p) => p.id === pams.product_id)).toMatchObject({ brand: 'Pams', brand_owner: 'newworld', brand_parent: null, name: 'Pams Peanut Butter Crunchy' });
+    expect(products.find((p) => p.id === pams.product_id)).toMatchObject({ brand: 'Pams', brand_owner: 'newworld', brand_parent: null, name: 'Pams Peanut Butter Crunchy 380g' });
 
     // Every name link is at or above the threshold; every decision is logged once.
     const { rows: names } = await db.pool.query<{ link_confidence: number }>("SELECT link_confidence FROM listing WHERE link_method = 'name'");
