@@ -106,7 +106,7 @@ afterAll(async () => {
 });
 
 describe('the data version', () => {
-  it('is bumped by ingest (one per merged day) and known to the server at start-up', async () => {
+  it('is bumped after an ingest job (once, by the job runner) and known to the server at start-up', async () => {
     const v = await readDataVersion(db.pool);
     expect(v.version).toBeGreaterThan(0); // the seed's ingests
     expect(v.what).toMatch(/^ingest /);
