@@ -11,6 +11,7 @@ import { DEAL_KINDS } from '../src/services/deals.js';
 import { SPECIAL_VERDICTS } from '../src/domain/special-check.js';
 import { SHELF_COMPARE_UNITS } from '../src/domain/unit-price.js';
 import { SHELF_SORTS } from '../src/services/shelves.js';
+import { JOB_RUN_STATUS_STATES } from '../src/services/job-runs.js';
 
 /** Names a schema for the generated documents (its `id` becomes the component name). */
 function named<T extends z.ZodType>(id: string, description: string, schema: T): T {
@@ -931,6 +932,22 @@ export const RetailerStatus = named(
   }),
 );
 
+/** Beyond the contract (issue 28, get_data_status `jobs`): the newest run of one job. */
+export const JobRunStatus = named(
+  'JobRunStatus',
+  "The newest run of one of the worker's jobs (beyond the contract).",
+  z.object({
+    job: z.string().describe('The job\'s name: import, ingest, collect, match, images, search-sync, search-reindex, basket-match, index, views, export…'),
+    state: z.enum(JOB_RUN_STATUS_STATES).describe('interrupted: it was queued or running when its process went away'),
+    queued_at: Timestamp.describe('When a pipeline planned it (or, run alone, when it started)'),
+    started_at: Timestamp.nullable().describe('When it started; null while queued'),
+    finished_at: Timestamp.nullable().describe('When it finished or failed; null otherwise'),
+    seconds: z.number().nullable().describe('How long it ran, in seconds; null unless it finished or failed'),
+    changed: z.string().nullable().describe("What it changed in the data served (the data version's note); null when nothing"),
+    error: z.string().nullable().describe('Why it failed; null unless failed'),
+  }),
+);
+
 /** Beyond the contract (issue 26, get_data_status): how old the data is. */
 export const DataStatus = named(
   'DataStatus',
@@ -943,6 +960,10 @@ export const DataStatus = named(
     cap_days: z.int().describe('The staleness cap in days: a price observed longer ago no longer counts as current'),
     gaps: z.array(DayGap).describe('Ranges of days between the first and the newest collection day on which no chain was collected, oldest first'),
     retailers: z.array(RetailerStatus).describe('Every chain by slug, also those never collected'),
+    computing: z
+      .array(z.string())
+      .describe('The jobs queued or running now, in the order planned; empty when nothing is being computed. While not empty, figures derived from the prices (matches, the index, levels, shelves, suggestions) may still change or be missing'),
+    jobs: z.array(JobRunStatus).describe('The newest run of every job, by name'),
   }),
 );
 
@@ -1074,6 +1095,7 @@ export type SpecialCheck = z.infer<typeof SpecialCheck>;
 export type SpecialChecks = z.infer<typeof SpecialChecks>;
 export type DayGap = z.infer<typeof DayGap>;
 export type RetailerStatus = z.infer<typeof RetailerStatus>;
+export type JobRunStatus = z.infer<typeof JobRunStatus>;
 export type DataStatus = z.infer<typeof DataStatus>;
 
 /**

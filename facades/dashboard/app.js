@@ -11,7 +11,7 @@
 // named under the chart, and the deals say the day they were seen.
 import uPlot from 'uplot';
 import { dayAfter, dealsAsOf, drawnValues, formatCount, formatDay, gapSentences, lineSegments, segmentGaps } from './facts.js';
-import { loadStatus, renderFreshness } from './freshness.js';
+import { followFreshness, loadStatus } from './freshness.js';
 
 const CHAIN_COLOURS = {
   woolworths: '#178841',
@@ -370,7 +370,7 @@ async function dealsPanel() {
 // How old the data is: the banner and each chain's last collection day (nothing when the status does not answer).
 async function freshness(statusPromise) {
   const root = document.querySelector('[data-freshness]');
-  renderFreshness(root, await statusPromise);
+  await followFreshness(root, await statusPromise);
 }
 
 const statusPromise = loadStatus();

@@ -29,6 +29,10 @@ export interface DataStatus {
     run: { status: string; day: string | null; started_at?: string | null; finished_at?: string | null; scopes?: unknown; collected?: number | null; failed?: number | null; error?: string | null } | null;
     gaps: StatusGap[];
   }>;
+  /** Jobs queued or running now (names), in the order planned. */
+  computing?: string[];
+  /** The newest run of every job (the pages read only `computing`). */
+  jobs?: unknown[];
 }
 
 export interface Segment {
@@ -40,6 +44,8 @@ export interface Segment {
 
 export interface FreshnessView {
   banner: string | null;
+  /** What is still being computed, in words; null when nothing is. */
+  computing: string | null;
   chains: Array<{ slug: string; name: string; lastDay: string | null; stale: boolean; text: string; gaps: string[] }>;
   gaps: string[];
   today: string | null;
@@ -59,4 +65,6 @@ export function gapSentence(gap: StatusGap): string;
 export function gapSentences(gaps: readonly StatusGap[] | null | undefined, long?: number): string[];
 export function ago(days: number | null | undefined): string;
 export function freshnessView(status: unknown): FreshnessView | null;
+export function computingSentence(names: unknown): string | null;
+export const FOLLOW_SECONDS: number;
 export function dealsAsOf(days: ReadonlyArray<string | null | undefined>): string;

@@ -8,7 +8,8 @@
 //   ends a run), and `drawnValues` keeps only those days, so uPlot (which breaks a line at null)
 //   draws no segment across a gap.
 // - `freshnessView` turns GET /api/v1/status into the words shown: the banner when data is older
-//   than its `stale_after_days`, each chain's "prices as of", and the days with no collection.
+//   than its `stale_after_days`, each chain's "prices as of", the days with no collection, and
+//   (issue 28) what is still being computed (`computing`: the jobs queued or running).
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -177,11 +178,41 @@ export function freshnessView(status) {
   }
   return {
     banner,
+    computing: computingSentence(status.computing),
     chains,
     gaps: gapSentences(status.gaps),
     today: today ? formatDay(today) : null,
     newestDay: status.newest_day ? formatDay(status.newest_day) : null,
   };
+}
+
+/** Seconds between two reads of the status while something is being computed (freshness.js followFreshness). */
+export const FOLLOW_SECONDS = 10;
+
+/** Words for the worker's jobs (names as in the status's `computing`); a name not here is shown as is. */
+const JOB_WORDS = new Map([
+  ['import', 'importing the real data'],
+  ['ingest', 'ingesting prices'],
+  ['collect', 'collecting prices'],
+  ['import-export', 'importing an export'],
+  ['match', 'matching products across chains'],
+  ['images', 'fetching product images'],
+  ['search-sync', 'updating the search index'],
+  ['search-reindex', 'rebuilding the search index'],
+  ['basket-match', 'matching the Food Price Index basket'],
+  ['index', 'computing the food-price index'],
+  ['views', 'building the comparisons, shelves and suggestions'],
+  ['export', 'writing the bulk export'],
+]);
+
+/**
+ * "Still being computed: importing the real data, matching products across chains. …" for the
+ * status's `computing` (job names in the order planned); null when nothing is (or it is absent).
+ */
+export function computingSentence(names) {
+  if (!Array.isArray(names) || !names.length) return null;
+  const words = names.map((n) => JOB_WORDS.get(String(n)) ?? String(n));
+  return `Still being computed: ${words.join(', ')}. Figures derived from the prices (comparisons, the index, shelves) may change or be missing until this is done.`;
 }
 
 /** "; the last collection run failed (1 Dec 2026)" for a chain's newest run that did not finish well; else ''. */

@@ -2,16 +2,18 @@
 // turned into words by facts.js's freshnessView, drawn into an element `[data-freshness]`:
 //
 //   <div class="banner" role="alert">Prices are out of date: …</div>   (only when data is stale)
+//   <p class="computing" role="status">Still being computed: …</p>    (only while jobs are queued or running)
 //   <ul class="as-of"><li data-chain="woolworths" data-stale="true">Woolworths: prices as of 3 Aug 2026 (121 days ago)</li>…</ul>
 //
 // When the status does not answer (404 before it existed, an error, no network) nothing is shown
 // and the element says `data-state="none"`; the page goes on without it.
-import { freshnessView } from './facts.js';
+import { FOLLOW_SECONDS, freshnessView } from './facts.js';
 
 /** GET /api/v1/status, or null when it does not answer with JSON. */
 export async function loadStatus() {
   try {
-    const r = await fetch('/api/v1/status', { headers: { accept: 'application/json' } });
+    // no-cache: revalidate (ETag) rather than reuse a stored answer — `computing` moves quickly.
+    const r = await fetch('/api/v1/status', { headers: { accept: 'application/json' }, cache: 'no-cache' });
     if (!r.ok) return null;
     return await r.json();
   } catch {
@@ -52,6 +54,7 @@ export function renderFreshness(root, status, { gaps = false } = {}) {
   );
   const parts = [
     view.banner ? el('div', { class: 'banner', role: 'alert' }, el('strong', {}, '⚠ '), view.banner) : null,
+    view.computing ? el('p', { class: 'computing', role: 'status' }, view.computing) : null,
     el('p', { class: 'as-of-head' }, `Prices as of each chain's last collection day${view.today ? ` (today is ${view.today})` : ''}:`),
     el('ul', { class: 'as-of' }, ...items),
     gaps && view.gaps.length ? el('div', { class: 'gaps' }, ...view.gaps.map((t) => el('p', { class: 'gap' }, t))) : null,
@@ -60,4 +63,19 @@ export function renderFreshness(root, status, { gaps = false } = {}) {
   root.hidden = false;
   root.dataset.state = view.banner ? 'stale' : 'fresh';
   return view;
+}
+
+/**
+ * Draws `status` (or loads it) into `root` like {@link renderFreshness}, then, while the status says
+ * something is still being computed, loads and draws it again every {@link FOLLOW_SECONDS} seconds
+ * until nothing is (or the status stops answering). Resolves with the first view.
+ */
+export async function followFreshness(root, status, options = {}) {
+  const first = renderFreshness(root, status === undefined ? await loadStatus() : status, options);
+  const again = async () => {
+    const view = renderFreshness(root, await loadStatus(), options);
+    if (view?.computing) setTimeout(again, FOLLOW_SECONDS * 1000);
+  };
+  if (first?.computing) setTimeout(again, FOLLOW_SECONDS * 1000);
+  return first;
 }

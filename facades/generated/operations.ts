@@ -18,6 +18,14 @@ export type DealKind =
   | 'multibuy'
   | 'special';
 
+/** queued, running, finished, failed, or interrupted (it was queued or running when its process went away). */
+export type JobRunState =
+  | 'failed'
+  | 'finished'
+  | 'interrupted'
+  | 'queued'
+  | 'running';
+
 /** Where the shopper is: only stores within radiusKm (great-circle distance) count. */
 export type NearInput = {
   /** WGS84 degrees, −90 to 90. */
@@ -130,7 +138,7 @@ export type get_basket_itemQuery = { basketItem: { id: number, name: string, wei
 export type get_data_statusQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type get_data_statusQuery = { dataStatus: { today: string, fresh: boolean, newest_day: string | null, stale_after_days: number, cap_days: number, gaps: Array<{ from: string, to: string, days: number }>, retailers: Array<{ slug: string, name: string, stale: boolean, first_day: string | null, last_day: string | null, last_run: string | null, days_since: number | null, stores_active: number, stores_collected: number, listings_seen: number, run: { status: string, day: string, scopes: number, collected: number, failed: number, error: string | null, started_at: string, finished_at: string | null } | null, gaps: Array<{ from: string, to: string, days: number }> }> } };
+export type get_data_statusQuery = { dataStatus: { today: string, fresh: boolean, computing: Array<string>, newest_day: string | null, stale_after_days: number, cap_days: number, gaps: Array<{ from: string, to: string, days: number }>, retailers: Array<{ slug: string, name: string, stale: boolean, first_day: string | null, last_day: string | null, last_run: string | null, days_since: number | null, stores_active: number, stores_collected: number, listings_seen: number, run: { status: string, day: string, scopes: number, collected: number, failed: number, error: string | null, started_at: string, finished_at: string | null } | null, gaps: Array<{ from: string, to: string, days: number }> }>, jobs: Array<{ job: string, state: JobRunState, seconds: number | null, changed: string | null, error: string | null, queued_at: string, started_at: string | null, finished_at: string | null }> } };
 
 export type get_export_manifestQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -150,8 +150,8 @@ ${
 </section>
 </main>
 <script type="module">
-import { loadStatus, renderFreshness } from '/dashboard/freshness.js';
-renderFreshness(document.querySelector('[data-freshness]'), await loadStatus(), { gaps: true });
+import { followFreshness } from '/dashboard/freshness.js';
+await followFreshness(document.querySelector('[data-freshness]'), undefined, { gaps: true });
 document.body.dataset.ready = 'true';
 </script>
 </body>

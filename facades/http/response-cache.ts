@@ -30,7 +30,9 @@
  *   If-None-Match, using the stored tag, or on If-Modified-Since) run for both alike.
  * - Not cached: errors (400, 404, 503… — each is answered the way it was; a 404 scan must not
  *   evict useful entries), `healthz` (it exists to reach the database) and `get_export_manifest`
- *   (read from the export folder, which the export job changes without a data version bump), and
+ *   (read from the export folder, which the export job changes without a data version bump),
+ *   `get_data_status` (its `computing` and `jobs` follow the job log, which moves when a job starts
+ *   or is queued, not only at a data version bump), and
  *   parameters given more than once (the executor answers them 400).
  * - MCP: the tools run through {@link ResponseCache.executor}, the same entries: a hit costs a
  *   `JSON.parse` of the stored bytes (the tool result embeds the body in a JSON-RPC envelope, so its
@@ -52,7 +54,7 @@ import { etagOf } from './caching.js';
 const gzip = promisify(zlib.gzip);
 
 /** Operations never cached (see the module comment). */
-export const UNCACHED_OPERATIONS: ReadonlySet<string> = new Set(['healthz', 'get_export_manifest']);
+export const UNCACHED_OPERATIONS: ReadonlySet<string> = new Set(['healthz', 'get_export_manifest', 'get_data_status']);
 
 /** Bodies smaller than this are not compressed (a gzip header and a round trip outweigh the gain). */
 export const COMPRESS_MIN_BYTES = 1024;

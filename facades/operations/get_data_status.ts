@@ -2,7 +2,8 @@
  * get_data_status (beyond the contract, issue 26 "Say how old every fact is"): GET /api/v1/status →
  * DataStatus, how old the data is chain by chain (src/services/data-status.ts, rules in
  * src/domain/freshness.ts): first and last collection days, the last run, staleness, the stores
- * and listings the last day saw, the newest collector run, and the days nothing was collected.
+ * and listings the last day saw, the newest collector run, and the days nothing was collected; and
+ * (issue 28) what is still being computed, from the job log (src/services/job-runs.ts).
  */
 import { z } from 'zod';
 import { STALE_AFTER_DAYS } from '../../src/domain/freshness.js';
@@ -13,7 +14,7 @@ import { DataStatus } from '../resources.js';
 /** The operation entry. */
 export default defineOperation({
   name: 'get_data_status',
-  summary: 'How old the data is: each chain\'s first and last collection day, last run, staleness, stores and listings seen, and the days nothing was collected.',
+  summary: 'How old the data is: each chain\'s first and last collection day, last run, staleness, stores and listings seen, the days nothing was collected, and what is still being computed.',
   method: 'GET',
   path: '/api/v1/status',
   description: [
@@ -25,6 +26,10 @@ export default defineOperation({
     "a chain's `gaps` are the days between its own first and last day without its collection. `stores_collected` counts",
     'stores with prices on the chain\'s last day; `listings_seen` the listings observed that day. `run` is the chain\'s',
     'newest collector run (null for a chain only imported from files). Every chain is listed, by slug, also those never collected.',
+    '`computing` names the jobs queued or running now (on a first start: import, match, basket-match, index, views), empty',
+    'when nothing is being computed; while it is not empty, figures derived from the prices (matches, the index, levels,',
+    'shelves, suggestions) may still change or be missing. `jobs` gives the newest run of every job; a job whose process',
+    'went away while it was queued or running is `interrupted`. This answer is never cached: ask again to follow the work.',
     'Every GET answer of /api/v1 carries `Last-Modified`: when the data was observed (the newest `last_run`).',
   ].join(' '),
   params: z.object({}),

@@ -1,12 +1,13 @@
 /**
- * How old the data is (issue 26, "Say how old every fact is"; beyond the contract): the DataStatus,
- * RetailerStatus, CollectRunStatus and DayGap types and the root field `dataStatus`, answered from
+ * How old the data is (issue 26, "Say how old every fact is"; beyond the contract) and what is
+ * still being computed (issue 28): the DataStatus, RetailerStatus, CollectRunStatus, JobRunStatus and DayGap types and the root field `dataStatus`, answered from
  * the collections log by src/services/data-status.ts (rules in src/domain/freshness.ts) with today
  * in New Zealand.
  */
 import { builder } from '../builder.js';
 import { STALE_AFTER_DAYS } from '../domain/freshness.js';
 import { readDataStatus, type CollectRunStatus, type DataStatus, type DayGap, type RetailerStatus } from '../services/data-status.js';
+import { JOB_RUN_STATUS_STATES, type JobRunStatus } from '../services/job-runs.js';
 
 const DayGapRef = builder.objectRef<DayGap>('DayGap').implement({
   description: 'An inclusive range of days on which nothing was collected.',
@@ -28,6 +29,25 @@ const CollectRunStatusRef = builder.objectRef<CollectRunStatus>('CollectRunStatu
     collected: t.exposeInt('collected', { description: 'Scopes this run collected.' }),
     failed: t.exposeInt('failed', { description: 'Scopes that failed.' }),
     error: t.exposeString('error', { nullable: true, description: 'Why the run failed or was aborted; null otherwise.' }),
+  }),
+});
+
+const JobRunStateEnum = builder.enumType('JobRunState', {
+  description: 'queued, running, finished, failed, or interrupted (it was queued or running when its process went away).',
+  values: JOB_RUN_STATUS_STATES,
+});
+
+const JobRunStatusRef = builder.objectRef<JobRunStatus>('JobRunStatus').implement({
+  description: "The newest run of one of the worker's jobs (import, ingest, collect, match, basket-match, index, views, export…).",
+  fields: (t) => ({
+    job: t.exposeString('job', { description: 'The job\'s name.' }),
+    state: t.expose('state', { type: JobRunStateEnum }),
+    queuedAt: t.expose('queued_at', { type: 'DateTime', description: 'When a pipeline planned it (or, run alone, when it started).' }),
+    startedAt: t.expose('started_at', { type: 'DateTime', nullable: true, description: 'When it started; null while queued.' }),
+    finishedAt: t.expose('finished_at', { type: 'DateTime', nullable: true, description: 'When it finished or failed; null otherwise.' }),
+    seconds: t.exposeFloat('seconds', { nullable: true, description: 'How long it ran, in seconds; null unless it finished or failed.' }),
+    changed: t.exposeString('changed', { nullable: true, description: 'What it changed in the data served (the data version\'s note); null when nothing.' }),
+    error: t.exposeString('error', { nullable: true, description: 'Why it failed; null unless failed.' }),
   }),
 });
 
@@ -74,6 +94,11 @@ const DataStatusRef = builder.objectRef<DataStatus>('DataStatus').implement({
       resolve: (s) => s.gaps,
     }),
     retailers: t.field({ type: [RetailerStatusRef], description: 'Every chain by slug, also those never collected.', resolve: (s) => s.retailers }),
+    computing: t.exposeStringList('computing', {
+      description:
+        'The jobs queued or running now, in the order planned (e.g. import, match, basket-match, index, views on a first start); empty when nothing is being computed. While not empty, figures derived from the prices (matches, the index, levels, shelves, suggestions) may still change or be missing.',
+    }),
+    jobs: t.field({ type: [JobRunStatusRef], description: 'The newest run of every job, by name.', resolve: (s) => s.jobs }),
   }),
 });
 

@@ -10,12 +10,14 @@
  * chains' national rows (every ingested chain-day has one: workers/ingest), read through the
  * collection index's national prefix, so the store rows (hundreds a day at national size) are only
  * counted for each chain's last day. Gaps are computed in SQL with lag() over the distinct days, so
- * the work is bounded by the number of collection days (a few thousand at most).
+ * the work is bounded by the number of collection days (a few thousand at most). What is still
+ * being computed comes from the job log (src/services/job-runs.ts).
  */
 import type pg from 'pg';
 import { nzToday } from '../domain/days.js';
 import { isFresh, isStale, STALE_AFTER_DAYS } from '../domain/freshness.js';
 import { STALE_DAYS } from '../domain/price-index.js';
+import { readJobRuns, type JobRunStatus } from './job-runs.js';
 import { groupRows } from './prices.js';
 
 /** An inclusive range of days on which nothing was collected. */
@@ -96,6 +98,15 @@ export interface DataStatus {
   gaps: DayGap[];
   /** Every chain, by slug, also those never collected. */
   retailers: RetailerStatus[];
+  /**
+   * The jobs queued or running now (names, in the order planned: e.g. `import`, `match`,
+   * `basket-match`, `index`, `views` on a first start); empty when nothing is being computed. While
+   * not empty, figures derived from the prices (matches, the index, levels, shelves, suggestions)
+   * may still change or be missing.
+   */
+  computing: string[];
+  /** The newest run of every job, by name (src/services/job-runs.ts). */
+  jobs: JobRunStatus[];
 }
 
 /** Options of {@link readDataStatus}. */
@@ -143,13 +154,13 @@ const gapsOf = (days: string, by: string | null) => `
   ORDER BY ${by ? `${by}, ` : ''}prev`;
 
 /**
- * The data status (see {@link DataStatus}): three statements (chains with their last day and newest
- * run; each chain's gaps; the gaps of all chains together).
+ * The data status (see {@link DataStatus}): four statements (chains with their last day and newest
+ * run; each chain's gaps; the gaps of all chains together; the job log).
  * @param options `today` for tests; the API uses today in New Zealand
  */
 export async function readDataStatus(pool: pg.Pool, options: DataStatusOptions = {}): Promise<DataStatus> {
   const today = options.today ?? nzToday();
-  const [chains, chainGaps, allGaps] = await Promise.all([
+  const [chains, chainGaps, allGaps, jobRuns] = await Promise.all([
     pool.query<RetailerRow>(
       `WITH span AS (
          SELECT retailer_id, min(day) AS first_day, max(day) AS last_day FROM collection WHERE ${NATIONAL} GROUP BY retailer_id)
@@ -173,6 +184,7 @@ export async function readDataStatus(pool: pg.Pool, options: DataStatusOptions =
     ),
     pool.query<GapRow>(gapsOf(`SELECT retailer_id, day FROM collection WHERE ${NATIONAL}`, 'retailer_id')),
     pool.query<DayGap>(gapsOf(`SELECT DISTINCT day FROM collection WHERE ${NATIONAL}`, null)),
+    readJobRuns(pool),
   ]);
   const gapsByChain = groupRows(chainGaps.rows, (g) => g.retailer_id);
   const retailers = chains.rows.map((r): RetailerStatus => ({
@@ -210,5 +222,7 @@ export async function readDataStatus(pool: pg.Pool, options: DataStatusOptions =
     cap_days: STALE_DAYS,
     gaps: allGaps.rows,
     retailers,
+    computing: jobRuns.computing,
+    jobs: jobRuns.jobs,
   };
 }

@@ -26,7 +26,7 @@ import type { FastifyInstance } from 'fastify';
 import { parse, validate } from 'graphql';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDay, gapSentences, lineSegments, type DataStatus } from '../../facades/dashboard/facts.js';
+import { FOLLOW_SECONDS, formatDay, gapSentences, lineSegments, type DataStatus } from '../../facades/dashboard/facts.js';
 import { DASHBOARD_DIR, FRONT_DOOR_LINKS } from '../../facades/http/pages.js';
 import { createServer } from '../../facades/server.js';
 import { loadEnv } from '../../src/env.js';
@@ -110,6 +110,8 @@ function statusFixture(fresh: boolean): DataStatus {
       { slug: 'paknsave', name: "PAK'nSAVE", first_day: '2026-07-27', last_day: '2026-08-03', last_run: '2026-08-03T03:00:00Z', days_since: since, stale: !fresh, stores_active: 58, stores_collected: 58, listings_seen: 9000, run: null, gaps: [] },
       { slug: 'warehouse', name: 'The Warehouse', first_day: null, last_day: null, last_run: null, days_since: null, stale: true, stores_active: 0, stores_collected: 0, listings_seen: 0, run: null, gaps: [] },
     ],
+    computing: [],
+    jobs: [],
   };
 }
 
@@ -318,6 +320,31 @@ describe.skipIf(!HAS_CHROMIUM)('in headless Chromium, with no outside network', 
       expect(errors, where).toEqual([]);
       await page.context().close();
     }
+  }, 120_000);
+
+  it('/ says what is still being computed, follows the status, and drops the line once nothing is', async () => {
+    const { page, errors } = await openPage();
+    let asked = 0;
+    await page.route('**/api/v1/status', (route) => {
+      asked += 1;
+      const status = { ...statusFixture(true), computing: asked === 1 ? ['import', 'match', 'index'] : [] };
+      return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(status) });
+    });
+    await page.goto(`${base}/`);
+    const box = page.locator('[data-freshness]');
+    const line = box.locator('p.computing[role="status"]');
+    await expect.poll(() => line.count(), { timeout: 30_000 }).toBe(1);
+    expect(await line.textContent()).toBe(
+      'Still being computed: importing the real data, matching products across chains, computing the food-price index. Figures derived from the prices (comparisons, the index, shelves) may change or be missing until this is done.',
+    );
+    // The page asks again (every FOLLOW_SECONDS) while something is computing, and stops once nothing is.
+    await expect.poll(() => line.count(), { timeout: (FOLLOW_SECONDS + 20) * 1000 }).toBe(0);
+    expect(asked).toBe(2);
+    expect(await box.locator('li[data-chain="woolworths"]').textContent()).toBe('Woolworths: prices as of 3 Aug 2026 (yesterday)');
+    await new Promise((r) => setTimeout(r, (FOLLOW_SECONDS + 1) * 1000));
+    expect(asked).toBe(2);
+    expect(errors).toEqual([]);
+    await page.context().close();
   }, 120_000);
 
   it('no banner when the status is fresh; nothing shown, and nothing broken, when it does not answer', async () => {

@@ -106,6 +106,8 @@ describe('freshnessView', () => {
       { slug: 'woolworths', name: 'Woolworths', first_day: '2024-01-01', last_day: '2026-08-03', last_run: null, days_since: 121, stale: true, run, gaps: [{ from: '2025-05-05', to: '2026-07-26', days: 448 }] },
       { slug: 'paknsave', name: "PAK'nSAVE", first_day: '2025-01-01', last_day: '2026-07-27', last_run: null, days_since: 128, stale: true, run: null, gaps: [] },
     ],
+    computing: [],
+    jobs: [],
     ...over,
   });
 
@@ -158,5 +160,13 @@ describe('freshnessView', () => {
     expect(freshnessView(null)).toBeNull();
     expect(freshnessView({ error: { status: 404, message: 'Not found' } })).toBeNull();
     expect(freshnessView(status({ newest_day: null }))!.banner).toBe('No prices have been collected yet.');
+  });
+
+  it('says what is still being computed, in words, and nothing when nothing is', () => {
+    expect(freshnessView(status())!.computing).toBeNull();
+    expect(freshnessView({ ...status(), computing: undefined })!.computing).toBeNull();
+    expect(freshnessView(status({ computing: ['import', 'match', 'index', 'constructor'] }))!.computing).toBe(
+      'Still being computed: importing the real data, matching products across chains, computing the food-price index, constructor. Figures derived from the prices (comparisons, the index, shelves) may change or be missing until this is done.',
+    );
   });
 });

@@ -30,6 +30,7 @@ import {
   type IngestInput,
   type IngestJobResult,
 } from './catalog.js';
+import type { Job } from './job.js';
 import type { JobRunner } from './runner.js';
 
 /** Where a pipeline's data comes from. */
@@ -64,78 +65,111 @@ export interface PipelineResult {
   stages: string[];
 }
 
+/** The job that brings a source's data in; null for none. */
+function sourceJob(src: PipelineSource): { name: string } | null {
+  switch (src.kind) {
+    case 'none':
+      return null;
+    case 'import':
+      return importJob;
+    case 'ingest':
+      return ingestJob;
+    case 'collect':
+      return collectJob;
+    case 'import-export':
+      return importExportJob;
+  }
+}
+
+/** When matching runs (see {@link PipelinePlan.match}). */
+const matchWhen = (plan: PipelinePlan) => plan.match ?? (plan.source.kind === 'none' ? 'never' : 'always');
+/** When basket matching, the index and the views run (see {@link PipelinePlan.refresh}). */
+const refreshWhen = (plan: PipelinePlan) => plan.refresh ?? true;
+/** Whether the source writes listings in bulk, so the search index is rebuilt rather than fed the touched listings. */
+const reindexes = (src: PipelineSource) => src.kind === 'import' || src.kind === 'import-export';
+
 /**
- * Runs a pipeline (see the module comment).
+ * The stages `plan` may run, in order (job names): those {@link runPipeline} runs whatever the
+ * source brings, and those it runs only when the source merged data or touched listings
+ * (`if-new-data`, the search sync). The job log queues them all at the start, so the status
+ * lists what is still to be computed; a stage found unneeded is taken off when the pipeline ends.
+ */
+export function plannedStages(plan: PipelinePlan, env: Pick<JobRunner['ctx']['env'], 'ELASTICSEARCH_URL'>): string[] {
+  const stages: string[] = [];
+  const source = sourceJob(plan.source);
+  if (source) stages.push(source.name);
+  if (matchWhen(plan) !== 'never') stages.push(matchJob.name);
+  if (plan.images) stages.push(imagesJob.name);
+  if (env.ELASTICSEARCH_URL) stages.push(reindexes(plan.source) ? searchReindexJob.name : searchSyncJob.name);
+  if (refreshWhen(plan) !== false) stages.push(basketMatchJob.name, indexJob.name, viewsJob.name);
+  if (plan.export) stages.push(exportJob.name);
+  return stages;
+}
+
+/**
+ * Runs a pipeline (see the module comment), its stages queued in the job log from the start
+ * ({@link plannedStages}).
  * @throws the first failing job's error; CollectIncompleteError after the stages of a collection that left stores out.
  */
 export async function runPipeline(runner: JobRunner, plan: PipelinePlan): Promise<PipelineResult> {
   const { env } = runner.ctx;
-  const stages: string[] = [];
-  const touched = new Set<number>();
-  let source: unknown = null;
-  let newData = false;
-  let reindex = false;
+  return runner.withPlan(plannedStages(plan, env), async (log) => {
+    const stages: string[] = [];
+    const run = <I, R>(job: Job<I, R>, input: I): Promise<R> => {
+      stages.push(job.name);
+      return runner.run(job, input, log);
+    };
+    const touched = new Set<number>();
+    let source: unknown = null;
+    let newData = false;
 
-  const src = plan.source;
-  if (src.kind === 'import') {
-    stages.push('import');
-    source = await runner.run(importJob, { dataDir: src.dataDir });
-    newData = true;
-    reindex = true; // an import writes listings in bulk: rebuild the search index rather than queue them
-  } else if (src.kind === 'ingest') {
-    stages.push('ingest');
-    const r = await runner.run(ingestJob, src.input);
-    source = r;
-    newData = r.files.some((f) => f.result.merged.length > 0);
-    for (const id of r.listingIds) touched.add(id);
-  } else if (src.kind === 'collect') {
-    stages.push('collect');
-    const r = await runner.run(collectJob, src.input);
-    source = r;
-    newData = r.ingested;
-    for (const id of r.listingIds) touched.add(id);
-  } else if (src.kind === 'import-export') {
-    stages.push('import-export');
-    source = await runner.run(importExportJob, { source: src.source });
-    newData = true;
-    reindex = true;
-  }
-
-  const match = plan.match ?? (src.kind === 'none' ? 'never' : 'always');
-  if (match === 'always' || (match === 'if-new-data' && newData)) {
-    stages.push('match');
-    const m = await runner.run(matchJob, {});
-    for (const id of m.listingIds) touched.add(id);
-  }
-  let imagesChanged = false;
-  if (plan.images) {
-    stages.push('images');
-    const i = await runner.run(imagesJob, { imageOrigin: plan.images.imageOrigin });
-    for (const id of i.listingIds) touched.add(id);
-    imagesChanged = i.listings > 0;
-  }
-  if (env.ELASTICSEARCH_URL) {
-    if (reindex) {
-      stages.push('search-reindex');
-      await runner.run(searchReindexJob, undefined);
-    } else if (touched.size > 0 || imagesChanged) {
-      stages.push('search-sync');
-      await runner.run(searchSyncJob, { listingIds: [...touched].sort((a, b) => a - b), stays: 'the listings stay queued for the next run or search-reindex' });
+    const src = plan.source;
+    if (src.kind === 'import') {
+      source = await run(importJob, { dataDir: src.dataDir });
+      newData = true;
+    } else if (src.kind === 'ingest') {
+      const r = await run(ingestJob, src.input);
+      source = r;
+      newData = r.files.some((f) => f.result.merged.length > 0);
+      for (const id of r.listingIds) touched.add(id);
+    } else if (src.kind === 'collect') {
+      const r = await run(collectJob, src.input);
+      source = r;
+      newData = r.ingested;
+      for (const id of r.listingIds) touched.add(id);
+    } else if (src.kind === 'import-export') {
+      source = await run(importExportJob, { source: src.source });
+      newData = true;
     }
-  }
-  const refresh = plan.refresh ?? true;
-  if (refresh === true || (refresh === 'if-new-data' && newData)) {
-    stages.push('basket-match', 'index', 'views');
-    await runner.run(basketMatchJob, {});
-    await runner.run(indexJob, { full: plan.full });
-    await runner.run(viewsJob, {});
-  }
-  if (plan.export) {
-    stages.push('export');
-    await runner.run(exportJob, undefined);
-  }
-  if (src.kind === 'collect') failIfStoresFailed(source as CollectReport);
-  return { source, newData, stages };
+
+    const match = matchWhen(plan);
+    if (match === 'always' || (match === 'if-new-data' && newData)) {
+      const m = await run(matchJob, {});
+      for (const id of m.listingIds) touched.add(id);
+    }
+    let imagesChanged = false;
+    if (plan.images) {
+      const i = await run(imagesJob, { imageOrigin: plan.images.imageOrigin });
+      for (const id of i.listingIds) touched.add(id);
+      imagesChanged = i.listings > 0;
+    }
+    if (env.ELASTICSEARCH_URL) {
+      if (reindexes(src)) {
+        await run(searchReindexJob, undefined);
+      } else if (touched.size > 0 || imagesChanged) {
+        await run(searchSyncJob, { listingIds: [...touched].sort((a, b) => a - b), stays: 'the listings stay queued for the next run or search-reindex' });
+      }
+    }
+    const refresh = refreshWhen(plan);
+    if (refresh === true || (refresh === 'if-new-data' && newData)) {
+      await run(basketMatchJob, {});
+      await run(indexJob, { full: plan.full });
+      await run(viewsJob, {});
+    }
+    if (plan.export) await run(exportJob, undefined);
+    if (src.kind === 'collect') failIfStoresFailed(source as CollectReport);
+    return { source, newData, stages };
+  });
 }
 
 /** A collection left stores or chains uncollected (what was collected is ingested). */

@@ -13,12 +13,17 @@
  * A process killed in that moment leaves the version behind until the next changing job (the
  * schedule's index run, at most INDEX_CRON later); the trade is the one issue 27 asks for (the
  * bump in one place, not inside seven jobs' transactions).
+ *
+ * Every run is written to the job log (./record.ts: queued, running, finished or failed), which the
+ * status operation reads to say what is still being computed; a pipeline opens one log for all its
+ * stages ({@link JobRunner.withPlan}), a job run alone opens its own.
  */
 import { bumpDataVersion } from '../../src/db/data-version.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { describeFailure } from '../../src/db/embedded.js';
 import { ExpectedError } from '../../src/errors.js';
 import type { Job, JobContext } from './job.js';
+import { JobLog, publicFailure } from './record.js';
 
 /** What the runner tells a listener (the worker process forwards these to its supervisor). */
 export type JobEvent =
@@ -65,13 +70,23 @@ export class JobRunner {
 
   /**
    * Runs one job: perform (with retries), then the data-version bump when it changed something,
-   * then its report.
+   * then its report; written to `plan` (a pipeline's log, {@link withPlan}), or, when `plan` is
+   * undefined, to a log of its own (null: not logged).
    * @throws what the job threw on its last attempt (after the bump of a job that commits as it goes).
    */
-  async run<I, R>(job: Job<I, R>, input: I): Promise<R> {
+  async run<I, R>(job: Job<I, R>, input: I, plan?: JobLog | null): Promise<R> {
+    if (plan === undefined) {
+      const own = await this.openLog();
+      try {
+        return await this.run(job, input, own);
+      } finally {
+        await own?.close();
+      }
+    }
     const t0 = performance.now();
     const seconds = () => (performance.now() - t0) / 1000;
     this.emit({ kind: 'start', job: job.name });
+    const logged = (await plan?.start(job.name)) ?? null;
     let result: R;
     try {
       result = await this.attempt(job, input);
@@ -81,15 +96,36 @@ export class JobRunner {
         // Part of its writes may have committed: the API must not keep serving what it cached before.
         bumped = await this.bump(`${job.name} (failed)`).catch(() => null);
       }
+      await plan?.end(logged, 'failed', publicFailure(e));
       this.emit({ kind: 'failed', job: job.name, seconds: seconds(), error: describeFailure(e), bumped });
       throw e;
     }
     const what = job.changed?.(result, input) ?? null;
     const bumped = what === null ? null : await this.bump(what, job.afterBump ? (tx) => job.afterBump!(tx, result) : undefined);
+    await plan?.end(logged, 'finished', what);
     const line = job.report?.(result, input);
     if (line) this.ctx.log(line);
     this.emit({ kind: 'done', job: job.name, seconds: seconds(), bumped });
     return result;
+  }
+
+  /**
+   * Runs `body` with one job log whose `stages` (job names, in order) are queued at once, so the
+   * status lists them as still to be computed; `body` passes the log to {@link run}. Stages not run
+   * by the end are taken off the log.
+   */
+  async withPlan<T>(stages: readonly string[], body: (plan: JobLog | null) => Promise<T>): Promise<T> {
+    const plan = await this.openLog();
+    try {
+      await plan?.queue(stages);
+      return await body(plan);
+    } finally {
+      await plan?.close();
+    }
+  }
+
+  private openLog(): Promise<JobLog | null> {
+    return JobLog.open(this.ctx.pool, (line) => this.ctx.log(line));
   }
 
   private async attempt<I, R>(job: Job<I, R>, input: I): Promise<R> {
