@@ -33,6 +33,8 @@ let exportDir: string;
 let serverEnv: NodeJS.ProcessEnv;
 let startSeconds = 0;
 let output = '';
+/** GET /api/v1/status's `computing` when the real listings were first served (null: never seen before start-up finished). */
+let computingWhenServed: string[] | null = null;
 
 async function getJson(url: string) {
   const r = await fetch(`${BASE}${url}`);
@@ -65,12 +67,15 @@ beforeAll(async () => {
     if (Date.now() - t0 > 400_000) throw new Error(`the worker's start-up did not finish in 400 s:\n${output}`);
     if (dataSeconds === null) {
       const r = await fetch(`${BASE}/api/v1/retailers`).then((x) => x.json() as Promise<{ slug: string; listings: number }[]>, () => []);
-      if (r.some((x) => x.slug === 'woolworths' && x.listings > 0)) dataSeconds = (Date.now() - t0) / 1000;
+      if (r.some((x) => x.slug === 'woolworths' && x.listings > 0)) {
+        dataSeconds = (Date.now() - t0) / 1000;
+        computingWhenServed = (await getJson('/api/v1/status')).body.computing;
+      }
     }
     await new Promise((r) => setTimeout(r, 500));
   }
   const doneSeconds = (Date.now() - t0) / 1000;
-  console.log(`npm start on an empty embedded database: serving after ${startSeconds.toFixed(1)} s, real listings served after ${dataSeconds?.toFixed(1) ?? doneSeconds.toFixed(1)} s, matching, index and views done after ${doneSeconds.toFixed(1)} s`);
+  console.log(`npm start on an empty embedded database: serving after ${startSeconds.toFixed(1)} s, real listings served after ${dataSeconds?.toFixed(1) ?? doneSeconds.toFixed(1)} s, matching, index and views done after ${doneSeconds.toFixed(1)} s (status then computing: ${computingWhenServed?.join(', ') ?? 'not seen'})`);
 }, 420_000);
 
 /** The pids of the worker processes the service's log announced, in order. */
@@ -132,6 +137,19 @@ function expectedFromLog(): Map<string, { from: string[]; price: number[] }> {
 }
 
 describe('npm start on a fresh machine', () => {
+  it('says what is still being computed while the worker derives it, and nothing once start-up finished', async () => {
+    // Served real listings before matching, the index and the views were done: the status said so.
+    if (computingWhenServed !== null) {
+      expect(computingWhenServed.length, 'computing when the listings were first served').toBeGreaterThan(0);
+      expect(['match', 'basket-match', 'index', 'views'].filter((j) => computingWhenServed!.includes(j))).not.toEqual([]);
+    }
+    const { status, body } = await getJson('/api/v1/status');
+    expect(status).toBe(200);
+    expect(body.computing).toEqual([]);
+    const state = new Map(body.jobs.map((j: { job: string; state: string }) => [j.job, j.state]));
+    for (const job of ['import', 'match', 'basket-match', 'index', 'views']) expect(state.get(job), job).toBe('finished');
+  });
+
   it('lists the six chains with real listing and store counts', async () => {
     const { status, headers, body } = await getJson('/api/v1/retailers');
     expect(status).toBe(200);
