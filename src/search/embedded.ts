@@ -168,7 +168,8 @@ function escapeLike(text: string): string {
 /**
  * Detail of a kind's suggestion (SQL over `kind` alias `k`): the shelf the kind is on
  * (src/domain/shelves.ts shelfOfKind, stored as `kind.shelf_label`), or null when the shelf is
- * the kind itself ("Bananas"). The Elasticsearch backend computes the same (./elasticsearch/query.ts).
+ * the kind itself ("Bananas"). The Elasticsearch backend computes the same (./elasticsearch/query.ts
+ * suggestKinds); test/integration/kind-detail.test.ts holds the two equal over every curated kind.
  */
 export const KIND_DETAIL_SQL = `CASE WHEN lower(k.shelf_label) = lower(k.label) THEN NULL ELSE k.shelf_label END`;
 

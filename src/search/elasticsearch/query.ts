@@ -137,7 +137,8 @@ export interface SuggestKind {
 /**
  * The kinds whose label matches `prefix` word by word ({@link labelMatchesPrefix}), one per label
  * (the first kind of the taxonomy with it), with the detail the embedded backend shows
- * (src/search/embedded.ts KIND_DETAIL_SQL: the kind's shelf unless it is the kind itself).
+ * (src/search/embedded.ts KIND_DETAIL_SQL: the kind's shelf unless it is the kind itself; held
+ * equal by test/integration/kind-detail.test.ts).
  */
 export function suggestKinds(prefix: string): SuggestKind[] {
   const out = new Map<string, SuggestKind>();
