@@ -928,6 +928,7 @@ export interface ProductSource extends MatchListing {
 
 /** Attributes of a product, from its listings. */
 export interface ProductAttributes {
+  /** Display name (src/domain/display-names.ts productDisplayName: brand + name + size). */
   name: string;
   /** Display brand (curated name, or the retailer's brand field), or null. */
   brand: string | null;
@@ -959,27 +960,24 @@ export function titleCase(text: string): string {
 
 /**
  * Product attributes from its listings (issue 5: "name/brand/size from the best listing; gtin when
- * known"). The best listing has a real name, a known brand, a display-cased name (the Foodstuffs
- * names are, the Woolworths ones are lowercase), a size and a GTIN, in that order of importance,
- * then the lowest id. Name: the best display-cased name; failing one, the best name without its
- * brand words, title-cased. Brand: the curated brand most listings carry (ties: the best
- * listing's), else the best listing's brand field. Size: the best listing's with one. GTIN: the
- * valid code most listings carry (ties: the lowest). Image: the best listing's with one.
+ * known"), all but the name, whose one rule is src/domain/display-names.ts productDisplayName
+ * (workers/match/store.ts productOf puts the two together). The best listing has a real name, a
+ * known brand, a display-cased name (the Foodstuffs names are, the Woolworths ones are lowercase),
+ * a size and a GTIN, in that order of importance, then the lowest id. Brand: the curated brand most
+ * listings carry (ties: the best listing's), else the best listing's brand field. Size: the best
+ * listing's with one. GTIN: the valid code most listings carry (ties: the lowest). Image: the best
+ * listing's with one.
  * @throws Error when `listings` is empty.
  */
-export function productAttributes(listings: readonly ProductSource[], placeholders: ReadonlySet<number> = new Set()): ProductAttributes {
+export function productAttributes(listings: readonly ProductSource[], placeholders: ReadonlySet<number> = new Set()): Omit<ProductAttributes, 'name'> {
   if (listings.length === 0) throw new Error('productAttributes needs at least one listing');
   const rows = listings.map((l) => {
     const f = listingFeatures(l, { placeholder: placeholders.has(l.id) });
-    const ex = extractBrand(l.name, l.brand, BRAND_FIRST_RETAILERS.includes(l.retailer));
-    return { l, f, ex, cased: /[A-Z]/.test(l.name) && l.name !== l.name.toUpperCase() };
+    return { l, f, cased: /[A-Z]/.test(l.name) && l.name !== l.name.toUpperCase() };
   });
   const score = (r: (typeof rows)[number]) =>
     (placeholders.has(r.l.id) ? 0 : 16) + (r.f.brandKey ? 8 : 0) + (r.cased ? 4 : 0) + (r.l.sizeText ? 2 : 0) + (r.f.gtin ? 1 : 0);
   rows.sort((x, y) => score(y) - score(x) || x.l.id - y.l.id);
-  const best = rows[0];
-  const cased = rows.find((r) => r.cased && !placeholders.has(r.l.id));
-  const name = cased ? cased.l.name.trim() : titleCase(best.ex.rest || normalizeBrandText(best.l.name)) || best.l.name;
 
   const brandCounts = new Map<string, { n: number; brand: Brand; order: number }>();
   rows.forEach((r, order) => {
@@ -1000,7 +998,6 @@ export function productAttributes(listings: readonly ProductSource[], placeholde
   const gtin14 = [...gtinCounts.entries()].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))[0]?.[0] ?? null;
 
   return {
-    name,
     brand,
     sizeText: rows.find((r) => r.l.sizeText)?.l.sizeText ?? null,
     gtin: gtin14 === null ? null : gtin14.replace(/^0+/, ''),

@@ -332,16 +332,17 @@ describe('assignProducts', () => {
 
 describe('productAttributes', () => {
   const src = (l: MatchListing, image: string | null = null): ProductSource => ({ ...l, image });
-  it('takes the display-cased name, the curated brand and the valid GTIN', () => {
+  // The name is not among them: its one rule is productDisplayName (test/integration/display-names.test.ts).
+  it('takes the curated brand, the size, the valid GTIN and an image', () => {
     const a = productAttributes([
       src(listing('woolworths', 'watties crushed & sieved tomatoes', '400g', { gtin: '9414742351053' })),
       src(listing('paknsave', 'Crushed & Sieved Tomatoes', '400g'), 'img/1.webp'),
     ]);
-    expect(a).toEqual({ name: 'Crushed & Sieved Tomatoes', brand: "Wattie's", sizeText: '400g', gtin: '9414742351053', image: 'img/1.webp', brandOwner: null, brandParent: null });
+    expect(a).toEqual({ brand: "Wattie's", sizeText: '400g', gtin: '9414742351053', image: 'img/1.webp', brandOwner: null, brandParent: null });
   });
-  it('title-cases a lowercase name without its brand, and fills owner and parent of house sub-brands', () => {
+  it('fills owner and parent of house sub-brands', () => {
     const a = productAttributes([src(listing('woolworths', 'woolworths essentials beef mince value', '1kg'))]);
-    expect(a).toMatchObject({ name: 'Beef Mince Value', brand: 'Essentials', brandOwner: 'woolworths', brandParent: 'Woolworths' });
+    expect(a).toMatchObject({ brand: 'Essentials', brandOwner: 'woolworths', brandParent: 'Woolworths' });
     const pams = productAttributes([src(listing('newworld', 'Pams Finest Chocolate Biscuits', '200g')), src(listing('paknsave', 'Chocolate Biscuits', '200g'))]);
     expect(pams).toMatchObject({ brand: 'Pams Finest', brandOwner: 'newworld', brandParent: 'Pams' });
     expect(titleCase('nz beef mince in juice')).toBe('NZ Beef Mince in Juice');
