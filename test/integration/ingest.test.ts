@@ -425,3 +425,34 @@ describe('collection digests: v2, and those written before it', () => {
     await expect(ingest(db.pool, records(day('2026-08-21', 1)), { progress: false })).rejects.toThrow(/already ingested with different observations/);
   });
 });
+
+describe('listing ids', () => {
+  it('are drawn in (chain, external id in byte order) order: the same rows in any order give the same ids', async () => {
+    // Enough ids that the server may plan DISTINCT as a hash (no order at all), and mixed case,
+    // digits, '_' and a non-ASCII letter, where collations disagree with byte order.
+    const ids = ['b10', 'a2', 'B1', '_x', 'ä1', 'a10', '10', '9', ...Array.from({ length: 3000 }, (_, i) => `${String.fromCharCode(65 + ((i * 7) % 58))}${(i * 7919) % 10007}`)];
+    const rows = (order: string[]): ObservationInput[] =>
+      order.flatMap((external_id, i) => [
+        { day: '2026-08-03', retailer: 'woolworths', store: '', external_id, price: 100 + i },
+        { day: '2026-08-03', retailer: 'paknsave', store: '', external_id, price: 200 + i },
+      ]);
+    const mapping = async (order: string[]) => {
+      const db = await createTestDatabase('ingest_ids');
+      try {
+        await ingest(db.pool, records(rows(order)), { progress: false });
+        const { rows: got } = await db.pool.query<{ key: string; id: number }>(
+          `SELECT r.slug || ':' || l.external_id AS key, l.id FROM listing l JOIN retailer r ON r.id = l.retailer_id ORDER BY l.id`,
+        );
+        return got;
+      } finally {
+        await db.drop();
+      }
+    };
+    const forward = await mapping(ids);
+    const backward = await mapping([...ids].reverse());
+    expect(backward).toEqual(forward);
+    // Within a chain, in byte order of the external id (not the server's collation: 'B1' before 'a2', '_x' after 'B1').
+    const woolworths = forward.filter((r) => r.key.startsWith('woolworths:')).map((r) => r.key.slice('woolworths:'.length));
+    expect(woolworths).toEqual([...ids].sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1)));
+  });
+});

@@ -460,11 +460,15 @@ async function mergeDayInSql(
 
   // Listings first seen today: insert them, then give their rows (of every staged day) their ids.
   // Only the missing ones are offered to INSERT: a conflicting row would still draw an id from the
-  // sequence, leaving gaps of a whole day's size between listing ids.
+  // sequence, leaving gaps of a whole day's size between listing ids. Ids are drawn in (chain,
+  // external id in byte order) order, so the same data gives the same ids on any server, whatever
+  // its plan for DISTINCT or its collation.
   const fresh = await q(`INSERT INTO listing (retailer_id, external_id, name, first_seen)
-    SELECT DISTINCT s.retailer_id, s.external_id, r.name || ' item ' || s.external_id, $1::date
-    FROM stg s JOIN retailer r ON r.id = s.retailer_id WHERE s.day = $1 AND s.listing_id < 0
-      AND NOT EXISTS (SELECT 1 FROM listing l WHERE l.retailer_id = s.retailer_id AND l.external_id = s.external_id)
+    SELECT retailer_id, external_id, name, $1::date FROM (
+      SELECT DISTINCT s.retailer_id, s.external_id, r.name || ' item ' || s.external_id AS name
+      FROM stg s JOIN retailer r ON r.id = s.retailer_id WHERE s.day = $1 AND s.listing_id < 0
+        AND NOT EXISTS (SELECT 1 FROM listing l WHERE l.retailer_id = s.retailer_id AND l.external_id = s.external_id)) d
+    ORDER BY retailer_id, external_id COLLATE "C"
     ON CONFLICT (retailer_id, external_id) DO NOTHING`);
   if ((fresh.rowCount ?? 0) > 0 || (await q('SELECT 1 FROM stg WHERE day = $1 AND listing_id < 0 LIMIT 1')).rowCount) {
     // Only this day's rows: a later day's rows of the same listing get its id on their own day
