@@ -3,12 +3,13 @@
  * sending the very same bytes, over the same number of keep-alive connections, measured with
  * autocannon in the same run (`npm run bench:cache`).
  *
- * A scratch database (real prices: test/helpers/prices.ts) serves three operations — get_listing,
- * search_products and list_stores. Three servers run, each in a child process of its own
- * (test/bench/cache-server.ts): the API with its response cache, the same API with the cache off
- * (CACHE_MAX_BYTES=0: every request runs GraphQL and SQL), and the bare anchor answering the bytes
- * the API answered. For each URL and server: a warm-up, then BENCH_CACHE_SECONDS (default 5) of
- * load at BENCH_CACHE_CONNECTIONS (default 32) connections. Prints req/s, p50 and p99 latency and
+ * A scratch database (real prices: test/helpers/prices.ts) on the benches' server
+ * (test/bench/server.ts: TEST_DATABASE_URL's, else a throwaway embedded PostgreSQL) serves three
+ * operations — get_listing, search_products and list_stores. Three servers run, each in a child
+ * process of its own (test/bench/cache-server.ts): the API with its response cache, the same API with
+ * the cache off (CACHE_MAX_BYTES=0: every request runs GraphQL and SQL), and the bare anchor answering
+ * the bytes the API answered. For each URL and server: a warm-up, then BENCH_CACHE_SECONDS (default 5)
+ * of load at BENCH_CACHE_CONNECTIONS (default 32) connections. Prints req/s, p50 and p99 latency and
  * the ratio cached / bare (the aim: ≥ 0.5), and one JSON line with every figure.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -17,8 +18,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { benchServer } from './server.js';
 
 process.env.LOG_LEVEL ??= 'silent';
+await benchServer();
+// test/helpers/db.ts (also through prices.ts) reads TEST_DATABASE_URL as it is imported: only once
+// the server is known.
 const { createTestDatabase } = await import('../helpers/db.js');
 const { seedRealPrices } = await import('../helpers/prices.js');
 const { recordResults } = await import('./results.js');

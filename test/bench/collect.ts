@@ -8,16 +8,23 @@
  * same concurrency. Politeness limits are lifted (rate 1000/s) so the figures are the code's.
  *
  *   npm run bench:collect   (BENCH_COLLECT_STORES, BENCH_COLLECT_DEPTS, BENCH_COLLECT_PAGES to resize)
+ *
+ * The ingest goes into a scratch database on the benches' server (test/bench/server.ts:
+ * TEST_DATABASE_URL's, else a throwaway embedded PostgreSQL).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import { createTestDatabase } from '../helpers/db.js';
 import { recordResults } from './results.js';
 import { startReplayServer, type ReplayRoute } from '../helpers/replay-server.js';
 import { runCollect } from '../../workers/collect/run.js';
 import { woolworths, WOOLWORTHS_PAGE_SIZE } from '../../workers/collect/woolworths.js';
+import { benchServer } from './server.js';
+
+await benchServer();
+// test/helpers/db.ts reads TEST_DATABASE_URL as it is imported: only once the server is known.
+const { createTestDatabase } = await import('../helpers/db.js');
 
 const STORES = Number(process.env.BENCH_COLLECT_STORES ?? 12);
 const DEPTS = Number(process.env.BENCH_COLLECT_DEPTS ?? 3);

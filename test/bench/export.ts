@@ -2,7 +2,8 @@
  * Export benchmark (`npx tsx test/bench/export.ts`), printing figures; nothing here asserts.
  *
  * Generates a SYNTHETIC panel (made-up listings, stores and prices, not real data) in a scratch
- * database on TEST_DATABASE_URL's server: EXPORT_BENCH_LISTINGS listings (default 20,000) of one
+ * database on the benches' server (test/bench/server.ts: TEST_DATABASE_URL's, else a throwaway
+ * embedded PostgreSQL): EXPORT_BENCH_LISTINGS listings (default 20,000) of one
  * chain, their national spans (10 a listing) and EXPORT_BENCH_ROWS store spans (default
  * 10,000,000; 10 consecutive weekly spans per listing and store, the last one open), all by
  * INSERT … SELECT generate_series. Then runs the export worker into a temporary folder and prints
@@ -13,8 +14,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase } from '../helpers/db.js';
 import { runExport } from '../../workers/export/export.js';
+import { benchServer } from './server.js';
+
+await benchServer();
+// test/helpers/db.ts reads TEST_DATABASE_URL as it is imported: only once the server is known.
+const { createTestDatabase } = await import('../helpers/db.js');
 
 const STORE_SPANS = Number(process.env.EXPORT_BENCH_ROWS ?? 10_000_000);
 const LISTINGS = Number(process.env.EXPORT_BENCH_LISTINGS ?? 20_000);

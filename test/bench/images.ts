@@ -10,7 +10,8 @@
  *   convert                workers/images/convert.ts: the 720 px AVIF and the 200 px thumbnail
  *   end to end             workers/images processNewImages: download from a local HTTP server,
  *                          convert, write atomically and record, in a scratch database on
- *                          TEST_DATABASE_URL's server (dropped at the end)
+ *                          the benches' server (test/bench/server.ts: TEST_DATABASE_URL's,
+ *                          else a throwaway embedded PostgreSQL; dropped at the end)
  *
  * Each line gives images/s and source MB/s (MB = 10^6 bytes); conversion and end to end also the
  * bytes written. Work runs IMAGES_BENCH_CONCURRENCY at a time (default 4, the worker's default).
@@ -23,8 +24,12 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { convertImage } from '../../workers/images/convert.js';
 import { processNewImages } from '../../workers/images/images.js';
-import { createTestDatabase } from '../helpers/db.js';
 import { prng } from '../helpers/prng.js';
+import { benchServer } from './server.js';
+
+await benchServer();
+// test/helpers/db.ts reads TEST_DATABASE_URL as it is imported: only once the server is known.
+const { createTestDatabase } = await import('../helpers/db.js');
 
 const N = Number(process.env.IMAGES_BENCH_N ?? 48);
 const CONCURRENCY = Number(process.env.IMAGES_BENCH_CONCURRENCY ?? 4);

@@ -5,8 +5,9 @@
  * On a SYNTHETIC national panel (test/bench/synthetic-index-panel.ts: generated listings, spans and
  * basket matches, not real data) of BENCH_INDEX_LISTINGS listings (default 120,000) over
  * BENCH_INDEX_DAYS days (default 365), BENCH_INDEX_MATCHED of them (default 15 %) matched to basket
- * items, in a scratch database created on TEST_DATABASE_URL's server (else DATABASE_URL's; default
- * postgresql://postgres@127.0.0.1:5432/postgres) and dropped at the end:
+ * items, in a scratch database created on the benches' server (test/bench/server.ts:
+ * TEST_DATABASE_URL's, else DATABASE_URL's, else a throwaway embedded PostgreSQL) and dropped at the
+ * end:
  *
  * 1. the backfill: `runIndex` over every day, from nothing (mode full);
  * 2. one more day's ingest of every listing (BENCH_INDEX_CHANGE_RATE of prices changing, default
@@ -30,8 +31,10 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import type pg from 'pg';
+import { benchServer } from './server.js';
 
-if (!process.env.TEST_DATABASE_URL && process.env.DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.DATABASE_URL;
+await benchServer({ databaseUrl: true });
+// test/helpers/db.ts reads TEST_DATABASE_URL as it is imported: only once the server is known.
 const { createTestDatabase } = await import('../helpers/db.js');
 
 const LISTINGS = Number(process.env.BENCH_INDEX_LISTINGS ?? 120_000);

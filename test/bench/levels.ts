@@ -5,9 +5,9 @@
  * `npm run bench:levels` (also part of `npm run bench`); it prints figures and asserts nothing.
  *
  * On a SYNTHETIC panel (generated listings, spans, stores and basket matches, not real data) in a
- * scratch database created on TEST_DATABASE_URL's server (else DATABASE_URL's; default
- * postgresql://postgres@127.0.0.1:5432/postgres) and dropped at the end (also on Ctrl-C, and by a
- * watchdog process should this one be killed):
+ * scratch database created on the benches' server (test/bench/server.ts: TEST_DATABASE_URL's, else
+ * DATABASE_URL's, else a throwaway embedded PostgreSQL) and dropped at the end (also on Ctrl-C, and by
+ * a watchdog process should this one be killed):
  * - listings, national spans and basket matches from test/bench/synthetic-index-panel.ts
  *   (BENCH_SL_LISTINGS listings over the six chains, default 120,000 ≈ 20,000 per chain;
  *   BENCH_SL_DAYS days, default 30; BENCH_SL_MATCHED of them matched, default 10 %);
@@ -83,8 +83,10 @@ import { prng } from '../helpers/prng.js';
 import { generateIndexPanel } from './synthetic-index-panel.js';
 import { dropWhenGone } from './scratch-db.js';
 import { percentile } from './timing.js';
+import { benchServer } from './server.js';
 
-if (!process.env.TEST_DATABASE_URL && process.env.DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.DATABASE_URL;
+const { adminUrl: ADMIN_URL } = await benchServer({ databaseUrl: true });
+// test/helpers/db.ts reads TEST_DATABASE_URL as it is imported: only once the server is known.
 const { createTestDatabase } = await import('../helpers/db.js');
 const { recordResults } = await import('./results.js');
 
@@ -102,7 +104,6 @@ const SPAN_INDEX_AB = process.env.BENCH_SL_SPAN_INDEX_AB === '1';
 const AB_ROUNDS = num('BENCH_SL_AB_ROUNDS', 2);
 const HTTP = process.env.BENCH_SL_HTTP !== '0';
 const START = '2025-01-01';
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const PROGRESS = process.stderr.isTTY;
 
 const s = (x: number) => `${x.toFixed(2)} s`;

@@ -2,9 +2,10 @@
  * Matching quality and speed (issue 5, item 4), printed by `npm run bench` (alone:
  * `npm run bench:matching`; `-- --verbose` also lists every link made). Nothing here asserts.
  *
- * Data: the real data (../shared/data, or DATA_DIR) imported into a fresh database on
- * TEST_DATABASE_URL's server with the service's own importer — or, when BENCH_MATCH_DATABASE_URL
- * names a database that already holds that import, that one (then the worker runs as a dry run).
+ * Data: the real data (../shared/data, or DATA_DIR) imported into a fresh database on the benches'
+ * server (test/bench/server.ts: TEST_DATABASE_URL's, else a throwaway embedded PostgreSQL) with the
+ * service's own importer — or, when BENCH_MATCH_DATABASE_URL names a database that already holds that
+ * import, that one (then the worker runs as a dry run).
  *
  * Sets (test/fixtures/matching/README.md):
  * (a) HAND-JUDGED REAL PAIRS (test/fixtures/matching/pairs.json): cross-chain pairs of real
@@ -25,10 +26,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { createTestDatabase, DATA_DIR } from '../helpers/db.js';
 import { importRealData } from '../../workers/import/index.js';
 import { readAllListings, type ListingRow } from '../../workers/match/store.js';
 import { runMatching } from '../../workers/match/match.js';
+import { benchServer } from './server.js';
 import {
   CALIBRATION,
   DEFAULT_THRESHOLD,
@@ -75,6 +76,9 @@ async function realDatabase(): Promise<{ db: Database; reused: boolean; done: ()
     const db = await openDatabase({ databaseUrl: process.env.BENCH_MATCH_DATABASE_URL, embeddedDir: '', embeddedPort: 0 });
     return { db, reused: true, done: () => db.close() };
   }
+  await benchServer();
+  // test/helpers/db.ts reads TEST_DATABASE_URL as it is imported: only once the server is known.
+  const { createTestDatabase, DATA_DIR } = await import('../helpers/db.js');
   const db = await createTestDatabase('bench_match');
   const t = performance.now();
   await importRealData(db.pool, DATA_DIR, { progress: false });

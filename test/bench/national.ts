@@ -6,8 +6,11 @@
  * server (what `npm run synth` fills); it must hold the SYNTHETIC marker (import_run 'synth'). The
  * synth writes listings, stores and spans only: first link products (`DATABASE_URL=… npm run worker
  * -- match`), then the basket and index (`… index --full`, which also rebuilds every stale derived
- * view; else `… views --full`). Prints figures, asserts nothing, exits 1 when an operation did not
- * answer as the contract says.
+ * view; else `… views --full`). With neither TEST_DATABASE_URL nor DATABASE_URL set, a small panel is
+ * generated, linked, indexed and its views built on a throwaway embedded server first
+ * (test/bench/panel-database.ts; BENCH_PANEL_* for its size): a quick check that every operation
+ * answers, not national-scale figures. Prints figures, asserts nothing, exits 1 when an operation did
+ * not answer as the contract says.
  *
  * 1. The panel's size (stores, listings, store spans, days).
  * 2. Every operation of the registry (facades/operations.ts) over REST, the response cache off
@@ -207,8 +210,8 @@ async function main(): Promise<void> {
       sections: { type: 'string' }, 'export-budget': { type: 'string' }, 'op-budget': { type: 'string' },
     },
   });
-  const server = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-  const url = values.database ?? Object.assign(new URL(server), { pathname: '/synthetic' }).toString();
+  const { panelDatabase } = await import('./panel-database.js');
+  const url = await panelDatabase(values.database, { derived: true });
   const ROUNDS = Number(values.rounds ?? 30);
   const SECONDS = Number(values.seconds ?? 5);
   const CONNECTIONS = Number(values.connections ?? 32);

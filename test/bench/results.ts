@@ -5,13 +5,17 @@
  * committed; a later run of one bench replaces only that bench's entry).
  *
  * File shape: `{ "benches": { "<name>": { "at", "machine", "figures" } } }`, where `machine` is
- * `{ os, cpus: { model, count }, memoryGiB, node, postgres }` — `postgres` is the server's
- * `server_version` (asked of BENCH_DATABASE_URL / TEST_DATABASE_URL, the server the benches use),
- * or null when it could not be read. BENCH_RESULTS_FILE writes elsewhere (e.g. a scratch run).
+ * `{ os, cpus: { model, count }, memoryGiB, node, postgres, postgresServer }` — `postgres` is the
+ * server's `server_version` (asked of BENCH_DATABASE_URL / TEST_DATABASE_URL, the server the benches
+ * use), or null when it could not be read; `postgresServer` says which server that was
+ * (test/bench/server.ts: the throwaway embedded one, durability off, or the one TEST_DATABASE_URL /
+ * DATABASE_URL named; absent in entries recorded before it was kept). BENCH_RESULTS_FILE writes
+ * elsewhere (e.g. a scratch run).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import pg from 'pg';
+import { benchServerChosen } from './server.js';
 
 /** Where the record is kept. */
 export const RESULTS_FILE = process.env.BENCH_RESULTS_FILE ?? new URL('./results.json', import.meta.url).pathname;
@@ -23,6 +27,8 @@ export interface MachineDescription {
   memoryGiB: number;
   node: string;
   postgres: string | null;
+  /** The kind of server (test/bench/server.ts BenchServer.label), null when the bench did not choose one. */
+  postgresServer?: string | null;
 }
 
 /** One bench's entry. */
@@ -44,7 +50,8 @@ async function postgresVersion(pool?: pg.Pool): Promise<string | null> {
   const sql = "SELECT current_setting('server_version') AS v";
   try {
     if (pool) return (await pool.query<{ v: string }>(sql)).rows[0]?.v ?? null;
-    const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+    const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+    if (!url) return null;
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
     try {
       await client.connect();
@@ -66,6 +73,7 @@ export async function describeMachine(pool?: pg.Pool): Promise<MachineDescriptio
     memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
     postgres: await postgresVersion(pool),
+    postgresServer: benchServerChosen()?.label ?? null,
   };
 }
 
@@ -85,7 +93,7 @@ export function readResults(file = RESULTS_FILE): ResultsFile {
  * benches kept), with the machine description and the time. Never throws: a bench's figures are
  * printed anyway, so a failure to record is reported on stderr only.
  * @param pool a pool of the database the bench used, to read the PostgreSQL version from (else a
- *   short connection to BENCH_DATABASE_URL / TEST_DATABASE_URL / the default test server)
+ *   short connection to BENCH_DATABASE_URL / TEST_DATABASE_URL, the server of test/bench/server.ts)
  */
 export async function recordResults(benchName: string, figures: unknown, pool?: pg.Pool): Promise<void> {
   try {

@@ -1,9 +1,10 @@
 /**
  * browse_retailer bench (`npx tsx test/bench/retailer-browse.ts`), printing figures; nothing here
  * asserts. A SYNTHETIC catalogue of BENCH_SYNTHETIC_LISTINGS (default 120,000) generated listings
- * (test/bench/synthetic-catalogue.ts: six chains, two-level category paths with `&` and `,` in
- * labels) is ingested through workers/ingest into a fresh database on TEST_DATABASE_URL's server
- * (dropped at the end). Then:
+ * (test/bench/synthetic-catalogue.ts: six chains, two-level category paths with `&` and `,` in labels)
+ * is ingested through workers/ingest into a fresh database on the benches' server
+ * (test/bench/server.ts: TEST_DATABASE_URL's, else a throwaway embedded PostgreSQL; dropped at the
+ * end). Then:
  *
  * 1. the `categories` view build (workers/views/categories.ts): first build, a rebuild with nothing
  *    changed, and a rebuild after 1 % of the listings changed path or availability;
@@ -19,8 +20,12 @@ import { loadEnv } from '../../src/env.js';
 import { browseRetailer } from '../../src/services/retailer-browse.js';
 import { buildRetailerCategories } from '../../workers/views/categories.js';
 import { ingest } from '../../workers/ingest/ingest.js';
-import { createTestDatabase } from '../helpers/db.js';
 import { syntheticListings, syntheticObservations } from './synthetic-catalogue.js';
+import { benchServer } from './server.js';
+
+await benchServer();
+// test/helpers/db.ts reads TEST_DATABASE_URL as it is imported: only once the server is known.
+const { createTestDatabase } = await import('../helpers/db.js');
 
 const COUNT = Number(process.env.BENCH_SYNTHETIC_LISTINGS ?? 120_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);

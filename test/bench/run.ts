@@ -1,25 +1,30 @@
 /**
  * Benchmarks (`npm run bench`), printing figures; nothing here asserts.
  *
- * ingest: a SYNTHETIC panel (generated prices, not real data) of STORES × LISTINGS store
- * observations per day over DAYS days, with CHANGE_RATE of prices changing each day, ingested
- * day by day into a fresh database on TEST_DATABASE_URL's server. Prints rows/s per day and the
- * span table size, showing that unchanged days write little, and each day's rate as a ratio of the
- * anchor measured in the same run (issue 19 item 4): PostgreSQL's logged COPY of the same number of
- * store-price rows (listing, store, day, price) into a table shaped like store_price_span, with its
- * primary key and the listing index. The first day opens every span and creates every listing (its
- * foreign-key checks alone cost about as much as the COPY); the aim, ≥ 0.3 × COPY, is for the steady
- * days after it. Figures go to test/bench/results.json (`ingest`).
+ * ingest: a SYNTHETIC panel (generated prices, not real data) of STORES × LISTINGS store observations
+ * per day over DAYS days, with CHANGE_RATE of prices changing each day, ingested day by day into a
+ * fresh database on the benches' server (test/bench/server.ts: TEST_DATABASE_URL's, else a throwaway
+ * embedded PostgreSQL). Prints rows/s per day and the span table size, showing that unchanged days
+ * write little, and each day's rate as a ratio of the anchor measured in the same run (issue 19
+ * item 4): PostgreSQL's logged COPY of the same number of store-price rows (listing, store, day, price)
+ * into a table shaped like store_price_span, with its primary key and the listing index. The first day
+ * opens every span and creates every listing (its foreign-key checks alone cost about as much as the
+ * COPY); the aim, ≥ 0.3 × COPY, is for the steady days after it. Figures go to test/bench/results.json
+ * (`ingest`).
  *
  * `npm run bench` runs this ingest bench, then the search bench (test/bench/search.ts; alone:
  * `npm run bench:search`; this one alone: `npm run bench:ingest`).
  */
-import { createTestDatabase } from '../helpers/db.js';
 import { ingest } from '../../workers/ingest/ingest.js';
 import { addDays } from '../../src/domain/days.js';
 import type { RawRecord } from '../../workers/ingest/format.js';
 import { copyRows } from '../../workers/copy-rows.js';
 import { recordResults } from './results.js';
+import { benchServer } from './server.js';
+
+await benchServer();
+// test/helpers/db.ts reads TEST_DATABASE_URL as it is imported: only once the server is known.
+const { createTestDatabase } = await import('../helpers/db.js');
 
 const STORES = Number(process.env.BENCH_STORES ?? 100);
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 5000);

@@ -1,8 +1,10 @@
 /**
- * Scratch databases of the benches (test/bench/search.ts, levels.ts): a detached watchdog process
- * that drops database `name` on the server at `adminUrl` once this process is gone, however it
- * ends — tsx answers a Ctrl-C that a busy bench does not acknowledge within 30 ms with SIGKILL,
- * which no signal handler survives.
+ * Scratch databases of the benches (test/bench/search.ts, levels.ts): a detached watchdog process that
+ * drops database `name` on the server at `adminUrl` once this process is gone, however it ends — tsx
+ * answers a Ctrl-C that a busy bench does not acknowledge within 30 ms with SIGKILL, which no signal
+ * handler survives. On the benches' throwaway server (test/bench/server.ts), which goes away with the
+ * bench too, the DROP finds the server still up or fails at once; either way the watchdog ends (the
+ * connection and the statement are given 10 s and 30 s at most, so it never hangs).
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -16,7 +18,7 @@ export function dropWhenGone(adminUrl: string, name: string): void {
     const timer = setInterval(async () => {
       if (alive()) return;
       clearInterval(timer);
-      const c = new pg.Client({ connectionString: url });
+      const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10000, query_timeout: 30000 });
       try { await c.connect(); await c.query('DROP DATABASE IF EXISTS ' + name + ' WITH (FORCE)'); } catch {} finally { await c.end().catch(() => {}); }
     }, 500);`;
   spawn(process.execPath, ['-e', script, adminUrl, name, String(process.pid)], { detached: true, stdio: 'ignore' }).unref();

@@ -13,18 +13,19 @@
  *    ingested through workers/ingest. Each operation's run stops at BENCH_OP_SECONDS (default 30;
  *    marked with * in the table), so a slow operation shows as few calls rather than a long wait.
  *
- * Databases: fresh ones on TEST_DATABASE_URL's server (as test/helpers/db.ts makes them), dropped
- * at the end, even on Ctrl-C. The real one is filled with importRealData (~45 s here). To skip the
- * import on repeated runs, set BENCH_DATABASE_URL to a migrated database that already holds the
- * real import; it is only read (no migration, no import) and kept. BENCH_SYNTHETIC_LISTINGS=0
- * skips the synthetic part; BENCH_VERBOSE=1 prints every query's scores.
+ * Databases: fresh ones on the benches' server (test/bench/server.ts: TEST_DATABASE_URL's, else a
+ * throwaway embedded PostgreSQL, started only when a fresh database is needed) as test/helpers/db.ts
+ * makes them, dropped at the end, even on Ctrl-C. The real one is filled with importRealData (~45 s
+ * here). To skip the import on repeated runs, set BENCH_DATABASE_URL to a migrated database that
+ * already holds the real import; it is only read (no migration, no import) and kept.
+ * BENCH_SYNTHETIC_LISTINGS=0 skips the synthetic part; BENCH_VERBOSE=1 prints every query's scores.
  *
  * The backend is the one createSearchBackend picks without ELASTICSEARCH_URL: the embedded
  * PostgreSQL backend (the kind is printed).
  */
 import fs from 'node:fs';
 import pg from 'pg';
-import { createTestDatabase, DATA_DIR, type TestDatabase } from '../helpers/db.js';
+import type { TestDatabase } from '../helpers/db.js';
 import { importRealData } from '../../workers/import/index.js';
 import { runMatching } from '../../workers/match/match.js';
 import { ingest } from '../../workers/ingest/ingest.js';
@@ -35,6 +36,7 @@ import { syntheticListings, syntheticObservations, SYNTHETIC_RETAILERS } from '.
 import { recordResults } from './results.js';
 import { dropWhenGone } from './scratch-db.js';
 import { percentile } from './timing.js';
+import { benchServer } from './server.js';
 
 const K = 10;
 /** Results requested per relevance query (the API's default page of search_listings). */
@@ -64,7 +66,8 @@ const fixture = JSON.parse(fs.readFileSync(new URL('../fixtures/relevance/querie
 
 // ---------------------------------------------------------------- cleanup (also on Ctrl-C)
 
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+/** The benches' server's admin URL, once {@link testDatabases} has chosen it. */
+let adminUrl = '';
 const cleanups: (() => Promise<void>)[] = [];
 /** Names of the databases this run created (dropped on a signal without waiting for pools). */
 const created: string[] = [];
@@ -79,8 +82,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     console.error(`\n${signal}: dropping ${created.join(', ') || 'no databases'}`);
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    const admin = new pg.Client({ connectionString: adminUrl });
     void (async () => {
+      if (!created.length) return;
       await admin.connect();
       for (const name of created) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
@@ -90,11 +94,22 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/**
+ * test/helpers/db.ts on the benches' server, the server started on first use (not at all with
+ * BENCH_DATABASE_URL and BENCH_SYNTHETIC_LISTINGS=0): db.ts reads TEST_DATABASE_URL as it is
+ * imported, so it is imported only once the server is known.
+ */
+async function testDatabases(): Promise<typeof import('../helpers/db.js')> {
+  adminUrl = (await benchServer()).adminUrl;
+  return import('../helpers/db.js');
+}
+
 async function freshDatabase(label: string): Promise<TestDatabase> {
+  const { createTestDatabase } = await testDatabases();
   const db = await createTestDatabase(label);
   const name = new URL(db.url).pathname.slice(1);
   if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`unexpected database name ${name}`);
-  dropWhenGone(ADMIN_URL, name);
+  dropWhenGone(adminUrl, name);
   created.push(name);
   cleanups.push(() => db.drop());
   return db;
@@ -319,6 +334,7 @@ async function realCatalogue(): Promise<{ pool: pg.Pool; close: () => Promise<vo
     return { pool, close: () => pool.end(), label: `reused ${new URL(process.env.BENCH_DATABASE_URL).pathname.slice(1)}` };
   }
   const db = await freshDatabase('bench_search_real');
+  const { DATA_DIR } = await testDatabases();
   const t0 = performance.now();
   await importRealData(db.pool, DATA_DIR, { progress: false });
   // As `npm start` and `npm run import` do: products, sizes and generics (the kind prior ranks on them).

@@ -11,7 +11,8 @@
  * so each is also given against an anchor measured in the same run the same way right after it:
  * GET /healthz through the same server (one `SELECT 1`); × = operation ÷ anchor.
  *
- * Run: `npm run bench:shelves` (PostgreSQL as for the tests; a fresh database, dropped afterwards).
+ * Run: `npm run bench:shelves` (a fresh database, dropped afterwards, on the benches' server:
+ * test/bench/server.ts, TEST_DATABASE_URL's, else a throwaway embedded PostgreSQL).
  */
 import { createServer } from '../../facades/server.js';
 import { getShelf, SHELVES } from '../../src/domain/shelves.js';
@@ -20,9 +21,13 @@ import { SHELF_SORTS } from '../../src/services/shelves.js';
 import { ingest } from '../../workers/ingest/ingest.js';
 import { runViews } from '../../workers/views/run.js';
 import { runMatching } from '../../workers/match/match.js';
-import { createTestDatabase } from '../helpers/db.js';
 import { recordResults } from './results.js';
 import { syntheticListings, syntheticObservations } from './synthetic-catalogue.js';
+import { benchServer } from './server.js';
+
+await benchServer();
+// test/helpers/db.ts reads TEST_DATABASE_URL as it is imported: only once the server is known.
+const { createTestDatabase } = await import('../helpers/db.js');
 
 const LISTINGS = Number(process.env.BENCH_SYNTHETIC_LISTINGS ?? 120_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);

@@ -1,9 +1,10 @@
 /**
- * Suggestions and "recently seen" (search without q) on the national SYNTHETIC panel (issue 19
- * item 3), before and after the type-ahead view (workers/views/suggest.ts):
- * `tsx test/bench/suggest-synth.ts [--database URL] [--rounds N] [--view-rounds N]` (default: the database
- * `synthetic` on TEST_DATABASE_URL's or DATABASE_URL's server). Applies pending migrations, times
- * the live path (the view not current), builds the view alone (as the views worker would, marked
+ * Suggestions and "recently seen" (search without q) on the national SYNTHETIC panel (issue 19 item
+ * 3), before and after the type-ahead view (workers/views/suggest.ts): `tsx
+ * test/bench/suggest-synth.ts [--database URL] [--rounds N] [--view-rounds N]` (default: the database
+ * `synthetic` on TEST_DATABASE_URL's or DATABASE_URL's server; with neither set, a small panel
+ * generated on a throwaway embedded server: test/bench/panel-database.ts). Applies pending migrations,
+ * times the live path (the view not current), builds the view alone (as the views worker would, marked
  * current for the database's data version), times the view path and checks that every answer is
  * identical. Prints p50/p99; asserts nothing beyond identity.
  *
@@ -19,10 +20,10 @@ import { createEmbeddedBackend, suggestViewsCurrent } from '../../src/search/emb
 import { searchListingIds, searchProductGroups, suggestions } from '../../src/services/search.js';
 import { buildSuggestViews, markSuggestCurrent, suggestVersion } from '../../workers/views/suggest.js';
 import { timed } from './timing.js';
+import { panelDatabase } from './panel-database.js';
 
 const { values } = parseArgs({ options: { database: { type: 'string' }, rounds: { type: 'string' }, 'view-rounds': { type: 'string' } } });
-const server = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const url = values.database ?? Object.assign(new URL(server), { pathname: '/synthetic' }).toString();
+const url = await panelDatabase(values.database, { derived: false });
 const ROUNDS = Number(values.rounds ?? 48);
 /** Rounds of the view path (fast, so more of them make its p99 a percentile rather than the maximum). */
 const VIEW_ROUNDS = Number(values['view-rounds'] ?? ROUNDS);

@@ -1,8 +1,10 @@
 /**
- * Scale-defect benchmark (issue 19 item 3) on the national SYNTHETIC panel (`npm run synth`, not
- * real prices): `npm run bench:synth [-- --database URL]` (default: the database `synthetic` on
- * TEST_DATABASE_URL's or DATABASE_URL's server, which `npm run synth` fills). It prints before/after
- * figures and asserts nothing; every "before" runs inside a transaction that is rolled back.
+ * Scale-defect benchmark (issue 19 item 3) on the national SYNTHETIC panel (`npm run synth`, not real
+ * prices): `npm run bench:synth [-- --database URL]` (default: the database `synthetic` on
+ * TEST_DATABASE_URL's or DATABASE_URL's server, which `npm run synth` fills; with neither set, a small
+ * panel generated on a throwaway embedded server: test/bench/panel-database.ts). It prints
+ * before/after figures and asserts nothing; every "before" runs inside a transaction that is rolled
+ * back.
  *
  * 1. Open store spans read by listing (storePrices, storePriceCounts: 20 random listings a call):
  *    without (index dropped in the rolled-back transaction) and with store_price_span_open_listing_idx.
@@ -32,10 +34,10 @@ import { createEmbeddedBackend } from '../../src/search/embedded.js';
 import { searchListingIds, suggestions } from '../../src/services/search.js';
 import { prng } from '../../workers/synth/prng.js';
 import { timed } from './timing.js';
+import { panelDatabase } from './panel-database.js';
 
 const { values } = parseArgs({ options: { database: { type: 'string' }, rounds: { type: 'string' } } });
-const server = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const url = values.database ?? Object.assign(new URL(server), { pathname: '/synthetic' }).toString();
+const url = await panelDatabase(values.database, { derived: false });
 const ROUNDS = Number(values.rounds ?? 200);
 const pool = new pg.Pool({ connectionString: url, max: 4 });
 
