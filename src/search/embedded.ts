@@ -17,6 +17,7 @@ import type pg from 'pg';
 import { inTransaction } from '../db/transaction.js';
 import { SUGGEST_GROUP_MAX, type Embedder, type SearchBackend, type SuggestionHit, type SuggestQuery, type TextQuery } from './backend.js';
 import { expandSynonyms, normalizeSearchText } from './synonyms.js';
+import { kindsNamedBy } from './kind-query.js';
 
 /** RRF constant k (Cormack et al. 2009 use 60). */
 export const RRF_K = 60;
@@ -43,7 +44,8 @@ export const LIST_WEIGHTS = { all: 1, any: 0.4, trigram: 0.8, synonyms: 0.8, cat
 
 /**
  * One statement computing every list and the fusion. $1 normalised text, $2 synonym phrasings
- * (text[]), $3 retailer id or null, $4 limit, $5 candidates per list, $6 trigram threshold.
+ * (text[]), $3 retailer id or null, $4 limit, $5 candidates per list, $6 the labels of the kinds
+ * the query is (src/search/kind-query.ts kindsNamedBy: their listings rank right after exact names).
  */
 const SEARCH_SQL = `
 WITH q AS (
@@ -122,9 +124,9 @@ fused AS (
     UNION ALL SELECT id, r, ${LIST_WEIGHTS.kind} FROM l_kind
   ) lists GROUP BY id
 )
-SELECT f.id, f.score, l.search_name
-FROM fused f JOIN listing l ON l.id = f.id, q
-ORDER BY (search_normalize(l.name) = q.norm OR l.search_name = q.norm) DESC, f.score DESC, f.id
+SELECT f.id, f.score, l.search_name, coalesce(k.label = ANY($6::text[]), false) AS kind_named
+FROM fused f JOIN listing l ON l.id = f.id LEFT JOIN generic g ON g.id = l.generic_id LEFT JOIN kind k ON k.id = g.kind_id, q
+ORDER BY (search_normalize(l.name) = q.norm OR l.search_name = q.norm) DESC, coalesce(k.label = ANY($6::text[]), false) DESC, f.score DESC, f.id
 LIMIT $4`;
 
 /** Options of {@link createEmbeddedBackend}. */
@@ -491,17 +493,19 @@ export function createEmbeddedBackend(pool: pg.Pool, opts: EmbeddedOptions = {})
       const threshold = norm.length <= 4 ? SHORT_TRIGRAM_THRESHOLD : TRIGRAM_THRESHOLD;
       const rows = await readOnly(pool, async (client) => {
         await client.query(`SET LOCAL pg_trgm.word_similarity_threshold = ${threshold}`);
-        return (await client.query<{ id: number; score: number; search_name: string }>(
+        return (await client.query<{ id: number; score: number; search_name: string; kind_named: boolean }>(
           SEARCH_SQL,
-          [norm, expandSynonyms(norm), retailerId, fetch, CANDIDATES_PER_LIST],
+          [norm, expandSynonyms(norm), retailerId, fetch, CANDIDATES_PER_LIST, kindsNamedBy(norm)],
         )).rows;
       });
       if (!opts.embedder || rows.length === 0) return rows.slice(0, limit).map((r) => r.id);
       const [query, ...names] = await opts.embedder.embed([norm, ...rows.map((r) => r.search_name)]);
       const ranking = rows.map((r, i) => ({ id: r.id, cos: dot(query, names[i]) })).sort((a, b) => b.cos - a.cos).map((r) => r.id);
-      const exact = rows.filter((r) => r.search_name === norm).map((r) => r.id);
-      const fused = fuseEmbedding(rows, ranking, LIST_WEIGHTS.embedding).filter((id) => !exact.includes(id));
-      return [...exact, ...fused].slice(0, limit);
+      // Exact names, then the listings of the kind the query is, each in the fused order.
+      const exact = new Set(rows.filter((r) => r.search_name === norm).map((r) => r.id));
+      const named = new Set(rows.filter((r) => r.kind_named).map((r) => r.id));
+      const fused = fuseEmbedding(rows, ranking, LIST_WEIGHTS.embedding).filter((id) => !exact.has(id));
+      return [...exact, ...fused.filter((id) => named.has(id)), ...fused.filter((id) => !named.has(id))].slice(0, limit);
     },
 
     async suggest({ prefix, limit }: SuggestQuery): Promise<SuggestionHit[]> {

@@ -14,7 +14,10 @@
  * 5. English stems in the name (synonym-aware);
  * 6. prefix on the last word (`name.prefix` edge n-grams), the other words whole;
  * 7. barcode digits (6 to 14) equal to the GTIN;
- * 8. kind prior: the words of the listing's kind label (src/domain/kinds.ts) in the query
+ * 8. the kind the query is (src/search/kind-query.ts kindsNamedBy: "milk" → the Milk kind, not
+ *    oat milk): a constant boost below an exact name and above any text score, as on the
+ *    embedded backend;
+ * 9. kind prior: the words of the listing's kind label (src/domain/kinds.ts) in the query
  *    ("bananas" → the Bananas kind before banana-flavoured baby food), an optional should-clause
  *    (the embedded backend ranks candidates whose whole kind label the query, a synonym phrasing
  *    or, for a typo, a trigram-similar query names; here the clause is neither fuzzy nor a subset test);
@@ -24,6 +27,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { KINDS } from '../../domain/kinds.js';
 import { shelfOfKind } from '../../domain/shelves.js';
 import { SUGGEST_GROUP_MAX, type SuggestionHit, type SuggestQuery, type TextQuery } from '../backend.js';
+import { kindsNamedBy } from '../kind-query.js';
 import { normalizeSearchText } from '../synonyms.js';
 import { ANALYZERS, type ListingDocument } from './mapping.js';
 
@@ -32,6 +36,13 @@ export const EXACT_BOOST = 10_000;
 
 /** Boost of the kind prior (a should-clause: it ranks, never admits, a listing). */
 export const KIND_BOOST = 3;
+
+/**
+ * Boost of a listing of the kind the query is (src/search/kind-query.ts kindsNamedBy: "milk" is
+ * the Milk kind): below an exact name, above any sum of text scores, so those listings come right
+ * after exact names, as on the embedded backend.
+ */
+export const KIND_NAMED_BOOST = 1_000;
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -99,6 +110,7 @@ export function buildSearchRequest(index: string, query: TextQuery): estypes.Sea
         should: [
           { term: { available: { value: true, boost: 0.5 } } },
           { match: { kind_label: { query: text, operator: 'or', boost: KIND_BOOST } } },
+          ...kindsNamedBy(text).map((label): Query => ({ constant_score: { filter: { term: { 'kind_label.keyword': label } }, boost: KIND_NAMED_BOOST } })),
         ],
         filter: query.retailerId === null ? [] : [{ term: { retailer_id: query.retailerId } }],
       },
