@@ -2,26 +2,47 @@
  * `npm run synth -- --stores 500 --listings 20000 --days 365 [--database URL] [--replace]
  * [--no-stats] [--views]`: writes the national SYNTHETIC panel (./panel.ts) into a database of its
  * own. Without `--database`, the database `synthetic` on DATABASE_URL's server (else
- * TEST_DATABASE_URL's, else postgresql://postgres@127.0.0.1:5432/postgres), created when missing;
- * either way migrated with the project's runner (src/db/migrate.ts) first. `--views` also builds the
+ * TEST_DATABASE_URL's, else the service's embedded PostgreSQL of EMBEDDED_PG_DIR: the one `npm
+ * start` runs, or one started for the command and stopped after it), created when missing; either
+ * way migrated with the project's runner (src/db/migrate.ts) first. `--views` also builds the
  * derived views (workers/views/run.ts, full); otherwise the command is printed. Exit code 2 when
  * the database holds real data (nothing written).
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+// database.ts also installs the project's type parsers (DATE as 'YYYY-MM-DD' text) the views need.
+import { DEFAULT_EMBEDDED_PG_PORT } from '../../src/db/database.js';
+import { openEmbeddedPostgres, type EmbeddedServer } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
+import { loadEnv } from '../../src/env.js';
 import { runViews } from '../views/run.js';
 import { generatePanel, SynthRefusedError } from './panel.js';
 
 const USAGE = `usage: npm run synth -- --stores <n> --listings <n per chain> --days <n> [--start YYYY-MM-DD]
        [--database URL] [--replace] [--no-stats] [--views]`;
 
-/** The target database's URL: `--database`, else `synthetic` on the configured server (created when missing). */
-async function targetUrl(given: string | undefined): Promise<string> {
+/**
+ * The server to write to: DATABASE_URL's, else TEST_DATABASE_URL's, else the service's embedded
+ * PostgreSQL (attached when `npm start` runs it; else started here, `embedded.owned`, and stopped
+ * by the caller).
+ */
+async function server(): Promise<{ url: string; embedded: EmbeddedServer | null }> {
+  const given = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (given) return { url: given, embedded: null };
+  const env = loadEnv();
+  const embedded = await openEmbeddedPostgres(env.EMBEDDED_PG_DIR, env.EMBEDDED_PG_PORT ?? DEFAULT_EMBEDDED_PG_PORT, {
+    anyFreePort: env.EMBEDDED_PG_PORT === undefined,
+  });
+  console.log(`server: the embedded PostgreSQL of ${env.EMBEDDED_PG_DIR} (${embedded.owned ? 'started for this command' : `npm start's, pid ${embedded.pid}`}, port ${embedded.port})`);
+  return { url: embedded.url, embedded };
+}
+
+/** The target database's URL: `--database`, else `synthetic` on `serverUrl`'s server (created when missing). */
+async function targetUrl(given: string | undefined, serverUrl: () => Promise<string>): Promise<string> {
   if (given) return given;
-  const server = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const server = await serverUrl();
   const url = new URL(server);
-  const admin = new pg.Client({ connectionString: server });
+  const admin = new pg.Client({ connectionString: server, connectionTimeoutMillis: 30_000 });
   await admin.connect();
   try {
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', ['synthetic']);
@@ -59,7 +80,12 @@ async function main(argv: string[]): Promise<number> {
     stores: int(values.stores, 'stores', 500), listings: int(values.listings, 'listings', 20000), days: int(values.days, 'days', 365),
     start: values.start, stats: !values['no-stats'], replace: values.replace ?? false,
   };
-  const url = await targetUrl(values.database);
+  let embedded: EmbeddedServer | null = null;
+  const url = await targetUrl(values.database, async () => {
+    const s = await server();
+    embedded = s.embedded;
+    return s.url;
+  });
   const shown = new URL(url);
   shown.password = shown.password ? '***' : '';
   const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -77,7 +103,8 @@ async function main(argv: string[]): Promise<number> {
       const v = await runViews(pool, { full: true });
       console.log(`  derived views built in ${((performance.now() - t) / 1000).toFixed(1)} s (${Object.keys(v.views).join(', ')})`);
     } else {
-      console.log(`  derived views: DATABASE_URL='${shown}' npm run worker -- views --full`);
+      const stops = (embedded as EmbeddedServer | null)?.owned ? ' (while the server runs: this command stopped the one it started; or add --views)' : '';
+      console.log(`  derived views: DATABASE_URL='${shown}' npm run worker -- views --full${stops}`);
     }
     return 0;
   } catch (e) {
@@ -88,6 +115,7 @@ async function main(argv: string[]): Promise<number> {
     throw e;
   } finally {
     await pool.end();
+    await (embedded as EmbeddedServer | null)?.stop();
   }
 }
 
