@@ -14,7 +14,10 @@ import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { openEmbeddedPostgres, type EmbeddedServer } from './embedded.js';
+import { superviseEmbedded, type DatabaseState, type EmbeddedSupervisorLog } from './embedded-supervisor.js';
 import { migrate } from './migrate.js';
+
+export type { DatabaseState } from './embedded-supervisor.js';
 
 // DATE columns come back as 'YYYY-MM-DD' strings (NZ calendar days), never as shifted JS Dates.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v: string) => v);
@@ -97,6 +100,7 @@ export function poolConfig(url: string, role: DatabaseRole, timeouts: PoolTimeou
 
 /** Open connections of one process. */
 export interface Database {
+  /** The database URL (after a restart of the embedded server on another port, the new one). */
   url: string;
   pool: pg.Pool;
   prisma: PrismaClient;
@@ -109,7 +113,12 @@ export interface Database {
   role: DatabaseRole;
   /** The pool's time bounds. */
   timeouts: PoolTimeouts;
-  /** Closes the pool, the Prisma client and the embedded server if this process started it (never one it attached to). */
+  /** Embedded or external, up or restarting, restarts so far (see {@link OpenOptions.supervise}). */
+  state(): DatabaseState;
+  /**
+   * Stops supervising, closes the pool, the Prisma client and the embedded server if this process
+   * started it (never one it attached to).
+   */
   close(): Promise<void>;
 }
 
@@ -132,6 +141,12 @@ export interface OpenOptions {
   statementTimeoutMs?: number;
   /** The pool's size (default 10). */
   maxConnections?: number;
+  /**
+   * Supervise the embedded server (src/db/embedded-supervisor.ts): when it is gone, start it again
+   * on the same port with backoff, logging to `log`. Ignored with `databaseUrl`. The API process
+   * passes it; the worker does not (it reconnects to the server the API starts again).
+   */
+  supervise?: { log?: EmbeddedSupervisorLog };
 }
 
 /**
@@ -177,17 +192,38 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const cb = opts.onQuery;
     (prisma as unknown as { $on(e: 'query', f: (ev: { query: string }) => void): void }).$on('query', (ev) => cb(ev.query));
   }
-  return {
+  const info = embedded && { dir: embedded.dir, pid: embedded.pid, port: embedded.port, owned: embedded.owned };
+  const db: Database = {
     url,
     pool,
     prisma,
-    embedded: embedded && { dir: embedded.dir, pid: embedded.pid, port: embedded.port, owned: embedded.owned },
+    embedded: info,
     role,
     timeouts,
+    state: () => ({ kind: embedded ? 'embedded' : 'external', state: 'up', restarts: 0 }),
     async close() {
+      await supervisor?.stop();
       await prisma.$disconnect();
       await pool.end().catch(() => {});
-      await embedded?.stop();
+      await (supervisor?.server() ?? embedded)?.stop();
     },
   };
+  const supervisor =
+    embedded && opts.supervise
+      ? superviseEmbedded({
+          server: embedded,
+          log: opts.supervise.log,
+          onRestart: (next) => {
+            Object.assign(info!, { pid: next.pid, port: next.port, owned: next.owned });
+            if (next.url !== db.url) {
+              // Another process started the server on another port: new connections go there (pg
+              // reads the pool's options for every new client; the data-version watch reads them too).
+              db.url = next.url;
+              (pool.options as pg.PoolConfig).connectionString = next.url;
+            }
+          },
+        })
+      : null;
+  if (supervisor) db.state = () => supervisor.state();
+  return db;
 }
