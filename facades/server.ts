@@ -36,7 +36,7 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { ContextSource } from '../src/context.js';
 import { publicBaseUrl, type Env } from '../src/env.js';
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../src/errors.js';
+import { isClientDisconnect, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../src/errors.js';
 import { createSearchBackend } from '../src/search/index.js';
 import { createExecutor, errorBody, prepareDocuments, UNAVAILABLE_MESSAGE, type Executor } from './execute.js';
 import { registerGraphql } from './graphql.js';
@@ -216,6 +216,11 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   });
 
   app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
+    // A client that closed the connection mid-body (ECONNRESET 'aborted') is no outage: nobody reads this answer.
+    if (isClientDisconnect(err)) {
+      req.log.info({ url: req.url }, 'client closed the connection');
+      return reply.code(400).send(errorBody(400, 'Bad request: the client closed the connection before the body was read'));
+    }
     if (isDatabaseUnavailable(err)) {
       req.log.warn({ err }, 'database unavailable');
       return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(errorBody(503, UNAVAILABLE_MESSAGE));

@@ -104,6 +104,14 @@ const schema = z.object({
   /** Socket inactivity after which a connection is closed, whatever its state (Fastify `connectionTimeout`). */
   HTTP_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   /**
+   * Longest statement of the API process, ms (PostgreSQL `statement_timeout` of its connections);
+   * its other database bounds follow from it (src/db/database.ts poolTimeouts: the client gives up
+   * 0.5 s later when the server answers nothing). Past it a request answers 503.
+   */
+  API_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(3_000),
+  /** Longest statement of the worker process and the CLI, ms (one hour by default). */
+  WORKER_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(3_600_000),
+  /**
    * Collectors (workers/collect, docs/collecting.md). Contact URL named in the collectors'
    * User-Agent (`nz-grocery-prices/<version> (+<url>)`); PUBLIC_URL when unset. A run against a
    * non-loopback origin refuses to start without one of the two.

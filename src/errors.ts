@@ -71,24 +71,44 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFO
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 
 /**
- * PostgreSQL SQLSTATEs of an unavailable server: class 08 (connection exception), 57P01–57P03
- * (terminated by an administrator or a crash, cannot connect now: starting up or shutting down),
- * 53300 too many connections.
+ * PostgreSQL SQLSTATEs of an unavailable or overloaded server: class 08 (connection exception),
+ * 57P01–57P03 (terminated by an administrator or a crash, cannot connect now: starting up or
+ * shutting down), 53300 too many connections, and the per-role time bounds of src/db/database.ts:
+ * 57014 (query_canceled: `statement_timeout`), 55P03 (lock_not_available: `lock_timeout`) and
+ * 25P03 (`idle_in_transaction_session_timeout`). The read API cancels no query itself, so a
+ * canceled statement is one the server could not finish in time.
  */
-const PG_STATES = /^(08...|57P0[123]|53300)$/;
+const PG_STATES = /^(08...|57P0[123]|53300|57014|55P03|25P03)$/;
 
 /** @prisma/adapter-pg's DriverAdapterError kinds of the same. */
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 
-/** Messages of `pg` and Prisma that carry no code but mean the same. */
+/**
+ * Messages of `pg` and Prisma that carry no code but mean the same (`Query read timeout` is pg's
+ * client-side `query_timeout`: the server did not answer at all, e.g. a stopped server;
+ * `Connection terminated due to connection timeout` its `connectionTimeoutMillis`).
+ */
 const MESSAGES =
-  /Connection terminated|Cannot use a pool after calling end|Client has encountered a connection error|timeout exceeded when trying to connect|Connection refused|Can't reach database server|Server has closed the connection|database system is (starting up|shutting down|in recovery mode)|terminating connection due to administrator command/i;
+  /Connection terminated|Cannot use a pool after calling end|Client has encountered a connection error|timeout exceeded when trying to connect|Query read timeout|Connection refused|Can't reach database server|Server has closed the connection|database system is (starting up|shutting down|in recovery mode)|terminating connection due to (administrator command|idle-in-transaction timeout)|canceling statement due to (statement|lock) timeout/i;
+
+/**
+ * Whether `error` is the HTTP client going away before its request was read: Node's request
+ * stream fails with `Error('aborted')`, code ECONNRESET and no `syscall`, when the client closes
+ * the connection mid-body (Fastify's body parser passes it on). Not an outage: a database socket
+ * reset is a system call's error (`read ECONNRESET`, with `syscall`).
+ */
+export function isClientDisconnect(error: unknown): boolean {
+  if (error === null || typeof error !== 'object') return false;
+  const e = error as { code?: unknown; message?: unknown; syscall?: unknown };
+  return e.code === 'ECONNRESET' && e.message === 'aborted' && e.syscall === undefined;
+}
 
 /**
  * Whether `error` (or anything it wraps: `cause`, GraphQL `originalError`, an AggregateError's
  * `errors`, Prisma's driver adapter error) says the database is unreachable or went away: connection
  * refused, reset or timed out, a terminated connection, a closed pool, a server shutting down or
- * starting up. Such errors are outages (HTTP 503), not bugs (500).
+ * starting up, a statement or lock wait past its time bound. Such errors are outages (HTTP 503),
+ * not bugs (500). An HTTP client closing its own connection ({@link isClientDisconnect}) is not.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
@@ -98,6 +118,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (e === null || typeof e !== 'object' || seen.has(e)) continue;
     seen.add(e);
     if (e instanceof Unavailable) return true;
+    if (isClientDisconnect(e)) continue;
     const o = e as Record<string, unknown>;
     const code = typeof o.code === 'string' ? o.code : undefined;
     if (code && (SOCKET_CODES.has(code) || PRISMA_CODES.has(code) || PG_STATES.test(code))) return true;

@@ -1,8 +1,9 @@
 /**
- * Service entry point (`npm start`): validate configuration, open the database (when DATABASE_URL
- * is unset, the embedded PostgreSQL of EMBEDDED_PG_DIR: the one already running there, else one
- * started here and stopped on exit) and apply migrations, serve REST, GraphQL, MCP and the meta
- * routes on PORT at once, and (START_WORKER) start the worker process and supervise it
+ * Service entry point (`npm start`): validate configuration, open the database with the API's time
+ * bounds (when DATABASE_URL is unset, the embedded PostgreSQL of EMBEDDED_PG_DIR: the one already
+ * running there, else one started here and stopped on exit; either way supervised, and started
+ * again when it dies: src/db/embedded-supervisor.ts) and apply migrations, serve REST, GraphQL, MCP
+ * and the meta routes on PORT at once, and (START_WORKER) start the worker process and supervise it
  * (src/supervisor.ts): the worker imports the real data into an empty database, brings the index
  * and views up to date and runs the schedule. This process runs no job and imports nothing from
  * workers/; without a worker it still serves what the database holds.
@@ -11,6 +12,7 @@ import pino from 'pino';
 import { loadEnv, ConfigError } from './env.js';
 import { openDatabase } from './db/database.js';
 import { describeFailure } from './db/embedded.js';
+import { registerDatabaseState } from '../facades/http/database-state.js';
 import { createServer } from '../facades/server.js';
 import { superviseWorker, type WorkerSupervisor } from './supervisor.js';
 
@@ -28,10 +30,21 @@ async function main(): Promise<void> {
   const log = pino({ level: env.LOG_LEVEL });
   const started = Date.now();
   log.info({ database: env.DATABASE_URL ? 'external' : `embedded (${env.EMBEDDED_PG_DIR})` }, 'opening database');
-  const db = await openDatabase({ databaseUrl: env.DATABASE_URL, embeddedDir: env.EMBEDDED_PG_DIR, embeddedPort: env.EMBEDDED_PG_PORT });
+  // The API's time bounds (src/db/database.ts poolTimeouts): a hung database is a 503 within seconds.
+  // The embedded server is supervised: when it is gone, it is started again (with backoff, logged).
+  const db = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    embeddedDir: env.EMBEDDED_PG_DIR,
+    embeddedPort: env.EMBEDDED_PG_PORT,
+    role: 'api',
+    statementTimeoutMs: env.API_STATEMENT_TIMEOUT_MS,
+    supervise: { log: log.child({ component: 'embedded-postgres' }) },
+  });
   if (db.embedded) log.info(db.embedded, db.embedded.owned ? 'embedded PostgreSQL started' : 'embedded PostgreSQL already running: attached to it');
+  log.info({ role: db.role, ...db.timeouts }, 'database time bounds (ms)');
 
   const app = await createServer({ db, env });
+  registerDatabaseState(app, () => db.state());
   await app.listen({ port: env.PORT, host: env.HOST });
   log.info({ port: env.PORT, seconds: (Date.now() - started) / 1000 }, 'serving');
 

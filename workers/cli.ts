@@ -228,7 +228,13 @@ async function main(argv: string[]): Promise<number> {
   ]);
   let db: Database | null = null;
   try {
-    db = await openDatabase({ databaseUrl: env.DATABASE_URL, embeddedDir: env.EMBEDDED_PG_DIR, embeddedPort: env.EMBEDDED_PG_PORT });
+    db = await openDatabase({
+      databaseUrl: env.DATABASE_URL,
+      embeddedDir: env.EMBEDDED_PG_DIR,
+      embeddedPort: env.EMBEDDED_PG_PORT,
+      role: 'worker',
+      statementTimeoutMs: env.WORKER_STATEMENT_TIMEOUT_MS,
+    });
     if (db.embedded && !db.embedded.owned) {
       console.error(`database: the embedded PostgreSQL already running on ${db.embedded.dir} (pid ${db.embedded.pid}, port ${db.embedded.port})`);
     }

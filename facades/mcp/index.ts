@@ -17,17 +17,24 @@
  * budget's `chargeBudget` (facades/http/ratelimit.ts) before anything runs. When they do not fit, the
  * answer is the budget's own 429 (Error body, Retry-After); either way the response carries the
  * RateLimit headers of the whole charge.
+ *
+ * Tool errors (docs/http.md "MCP"): a tool whose operation fails answers a JSON-RPC result with
+ * `isError: true` and the REST Error body (the MCP idiom; the SDK allows no other), HTTP 200. The
+ * HTTP answer is then `no-store` unless every tool error in it is a 400 or 404, and a database
+ * outage (503) adds `Retry-After`; the outage is logged at warn with its reason, without a stack.
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { publicBaseUrl, type Env } from '../../src/env.js';
+import { RETRY_AFTER_SECONDS } from '../../src/errors.js';
 import { errorBody, type Executor } from '../execute.js';
 import type { MetaDocuments } from '../meta/index.js';
 import type { AnyOperation } from '../operation.js';
 import { MAX_BODY_BYTES } from './batch.js';
 import { createMcpEndpoint, type BatchAdmission, type McpEndpoint } from './http.js';
 import { createServerFactory } from './server.js';
+import { toolStatuses } from './tools.js';
 
 /** What {@link registerMcp} needs. */
 export interface McpOptions {
@@ -56,7 +63,11 @@ export async function registerMcp(app: FastifyInstance, opts: McpOptions): Promi
     operations: opts.operations,
     documents: opts.documents,
     baseUrl: publicBaseUrl(opts.env),
-    onFailure: (op, cause) => app.log.error({ err: cause, operation: op.name }, 'operation failed'),
+    // An outage is the database's state, not a bug here: a warning with its one-line reason, no stack.
+    onFailure: (op, cause, status) =>
+      status === 503
+        ? app.log.warn({ operation: op.name, reason: reasonOf(cause) }, 'database unavailable')
+        : app.log.error({ err: cause, operation: op.name }, 'operation failed'),
   });
   const endpoint = createMcpEndpoint(factory, (err) => app.log.debug({ err }, 'mcp request rejected'));
   app.addHook('onClose', async () => endpoint.close());
@@ -69,7 +80,7 @@ export async function registerMcp(app: FastifyInstance, opts: McpOptions): Promi
       return reply.code(413).send(errorBody(413, `Request body too large: POST ${MCP_PATH} accepts at most ${MAX_BODY_BYTES} bytes`));
     });
 
-    scope.post(MCP_PATH, { bodyLimit: MAX_BODY_BYTES }, (req, reply) => {
+    scope.post(MCP_PATH, { bodyLimit: MAX_BODY_BYTES, onSend: uncacheableOnSend }, (req, reply) => {
       // The POST paid one unit in the budget hook; a batch of n pays the other n − 1 here, and the
       // budget's onSend hook then puts this charge's RateLimit headers on the answer.
       const admit: BatchAdmission = async (messages) => {
@@ -89,9 +100,41 @@ export async function registerMcp(app: FastifyInstance, opts: McpOptions): Promi
   });
 }
 
-/** Runs one exchange through `endpoint` and sends its answer through Fastify (hooks included). */
+/**
+ * The tool statuses an answer may be cached with: success and the request-determined errors 400 and
+ * 404, as for REST (facades/server.ts cacheControlFor).
+ */
+const CACHEABLE_TOOL_STATUSES = new Set([200, 400, 404]);
+
+/** Requests whose answer carries a tool result that no cache may keep (an outage, a 500). */
+const uncacheable = new WeakSet<FastifyRequest>();
+
+/**
+ * Route-level onSend of POST /mcp, after the app's own (which gives a 200 `public, max-age=300`):
+ * an answer carrying a tool error other than 400 or 404 is `no-store`.
+ */
+async function uncacheableOnSend(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  if (uncacheable.has(req)) reply.header('cache-control', 'no-store');
+  return payload;
+}
+
+/** The one-line reason of an outage's cause, for the log. */
+function reasonOf(cause: unknown): string {
+  if (cause instanceof Error) return cause.message || cause.name;
+  return String(cause);
+}
+
+/**
+ * Runs one exchange through `endpoint` and sends its answer through Fastify (hooks included). A
+ * tool call answered 503 inside the JSON-RPC result (a database outage: `isError: true` with the
+ * Error body, see docs/http.md "MCP") makes the HTTP answer `no-store` with `Retry-After`; any
+ * other tool error but 400 and 404 makes it `no-store`.
+ */
 async function serve(endpoint: McpEndpoint, req: FastifyRequest, reply: FastifyReply, admit?: BatchAdmission): Promise<FastifyReply> {
-  const response = await endpoint.handle(toWebRequest(req, reply), admit);
+  const statuses: number[] = [];
+  const response = await toolStatuses.run(statuses, () => endpoint.handle(toWebRequest(req, reply), admit));
+  if (statuses.some((s) => !CACHEABLE_TOOL_STATUSES.has(s))) uncacheable.add(req);
+  if (statuses.includes(503)) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   reply.code(response.status);
   response.headers.forEach((value, name) => {
     if (name !== 'content-length' && name !== 'mcp-session-id') reply.header(name, value);

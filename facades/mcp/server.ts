@@ -61,8 +61,8 @@ export interface ServerFactoryOptions {
   documents: MetaDocuments;
   /** Base URL of the resource URIs, without a trailing slash. */
   baseUrl: string;
-  /** Receives the unexpected error behind a tool's 500 outcome (for logging). */
-  onFailure?: (op: AnyOperation, cause: unknown) => void;
+  /** Receives the error behind a tool's 500 or 503 outcome, with the status (for logging). */
+  onFailure?: (op: AnyOperation, cause: unknown, status: number) => void;
 }
 
 /**

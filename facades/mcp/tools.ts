@@ -6,6 +6,7 @@
  * very JSON the REST route sends: `structuredContent` is the REST body and the one text block is
  * `JSON.stringify(body)`, byte for byte what REST writes.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { McpServer, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Executor } from '../execute.js';
@@ -108,18 +109,25 @@ export function toolDefinitions(ops: readonly AnyOperation[]): ToolDefinition[] 
 }
 
 /**
+ * The HTTP statuses of the tool calls answered in one exchange, in order: the POST /mcp route runs
+ * the exchange inside `toolStatuses.run([], …)` and reads them afterwards to choose the response's
+ * caching headers (facades/mcp/index.ts). Outside such a run nothing is recorded.
+ */
+export const toolStatuses = new AsyncLocalStorage<number[]>();
+
+/**
  * Registers every tool of `tools` on `server`, annotated {@link READ_ONLY}. A call runs
  * `run(op, arguments)`; a 200 outcome becomes `{ structuredContent: body, content: [text] }` with
  * `text` = `JSON.stringify(body)` (what REST sends), any other outcome (400 bad parameter, 404
  * unknown thing, 503, 500) a tool error (`isError: true`) carrying the contract Error body the same
- * two ways. `onFailure` receives the unexpected error behind a 500 (for logging; never sent).
- * Never throws for bad input.
+ * two ways. The outcome's status is recorded in {@link toolStatuses}. `onFailure` receives the
+ * error behind a 500 or a 503 with its status (for logging; never sent). Never throws for bad input.
  */
 export function registerTools(
   server: McpServer,
   tools: readonly ToolDefinition[],
   run: Executor,
-  onFailure?: (op: AnyOperation, cause: unknown) => void,
+  onFailure?: (op: AnyOperation, cause: unknown, status: number) => void,
 ): void {
   for (const { op, description, inputSchema, outputSchema } of tools) {
     server.registerTool(
@@ -127,7 +135,8 @@ export function registerTools(
       { description, inputSchema, ...(outputSchema && { outputSchema }), annotations: { ...READ_ONLY } },
       async (args: unknown) => {
         const outcome = await run(op, isRecord(args) ? args : {});
-        if (outcome.cause !== undefined) onFailure?.(op, outcome.cause);
+        toolStatuses.getStore()?.push(outcome.status);
+        if (outcome.cause !== undefined) onFailure?.(op, outcome.cause, outcome.status);
         const text = typeof outcome.body === 'string' ? outcome.body : JSON.stringify(outcome.body);
         return {
           content: [{ type: 'text' as const, text }],

