@@ -9,10 +9,15 @@ import net from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paramInfo, type AnyOperation } from '../../facades/operation.js';
+import { operations } from '../../facades/operations.js';
 import { createServer } from '../../facades/server.js';
+import { SHELVES } from '../../src/domain/shelves.js';
 import { loadEnv, ROOT_DIR } from '../../src/env.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { failingPool } from '../helpers/fixtures.js';
+import { errorShapeProblems, PROTOTYPE_TEXTS } from '../helpers/fuzz.js';
+import { mcpToolCall } from '../helpers/mcp-call.js';
 import { seedRealPrices, type Seeded } from '../helpers/prices.js';
 
 let db: TestDatabase;
@@ -341,5 +346,62 @@ describe('strict integers, 405 (defect 10)', () => {
     expect(budgeted.headers['ratelimit-policy']).toBeDefined();
     // Unknown paths stay 404.
     expect((await app.inject({ method: 'POST', url: '/api/v1/nothing' })).statusCode).toBe(404);
+  });
+});
+
+describe('prototype words in every text parameter (issue 29 item 1)', () => {
+  // Its own server with an unbounded budget: a 429 would hide the answer under test.
+  let server: FastifyInstance;
+  beforeAll(async () => {
+    server = await createServer({ db, env, rateLimit: { perMinute: 1e9, perDay: 1e9, keyPrefix: `proto-${process.pid}-${Date.now()}` } });
+    extra.push(server);
+  });
+
+  /** A value the operation accepts for path parameter `name` (seeded rows; the first shelf; a chain). */
+  const validPath = (op: AnyOperation, name: string): string => {
+    if (name === 'slug') return op.path.startsWith('/api/v1/shelves/') ? SHELVES[0].slug : 'woolworths';
+    if (name === 'gtin') return '9400000000000';
+    if (op.path.startsWith('/api/v1/products/')) return String(seed.productId);
+    if (op.path.startsWith('/api/v1/stores/')) return String([...seed.storeIds.values()][0]);
+    if (op.path.startsWith('/api/v1/listings/')) return String([...seed.listingIds.values()][0]);
+    return '1';
+  };
+  const pathOf = (op: AnyOperation, given: Record<string, string> = {}) =>
+    op.path.replace(/\{(\w+)\}/g, (_, name: string) => given[name] ?? validPath(op, name));
+
+  it('answers every prototype word in every text parameter of every registry operation without a 5xx, in the Error body', async () => {
+    const problems: string[] = [];
+    let sent = 0;
+    for (const op of operations) {
+      const text = paramInfo(op).filter((p) => p.schema.type === 'string' || p.schema.type === 'array');
+      for (const p of text) {
+        for (const { label, value } of PROTOTYPE_TEXTS) {
+          const encoded = encodeURIComponent(value);
+          const url = p.in === 'path' ? pathOf(op, { [p.name]: encoded }) : `${pathOf(op)}?${p.name}=${encoded}`;
+          const r = await server.inject({ method: 'GET', url });
+          sent++;
+          if (r.statusCode >= 500 || r.statusCode === 429) problems.push(`${op.name} ${p.name} (${label}): HTTP ${r.statusCode} ${r.body.slice(0, 200)}`);
+          else if (r.statusCode >= 400) {
+            for (const problem of errorShapeProblems(JSON.parse(r.body), r.statusCode)) problems.push(`${op.name} ${p.name} (${label}): ${problem}`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    // Every operation with text (q, retailer, slug, town…) was reached: 20-odd parameters × the words.
+    expect(sent).toBeGreaterThan(20 * PROTOTYPE_TEXTS.length);
+  });
+
+  it('list_shelves q=constructor names no shelf over REST, GraphQL and MCP (it answered 500)', async () => {
+    for (const q of ['constructor', 'Constructor', 'milk constructor', '__proto__', 'toString']) {
+      const rest = await get(`/api/v1/shelves?q=${encodeURIComponent(q)}`, server);
+      expect(rest.status, `${q}: ${rest.body}`).toBe(200);
+      expect(JSON.parse(rest.body)).toEqual([]);
+      const graph = await gql(server, 'query ($q: String) { shelves(q: $q) { slug } }', { q });
+      expect(graph.body, graph.raw).toEqual({ data: { shelves: [] } });
+      const tool = await mcpToolCall(server, 'list_shelves', { q });
+      expect(tool.isError ?? false, JSON.stringify(tool)).toBe(false);
+      expect(tool.structuredContent).toEqual([]);
+    }
   });
 });
