@@ -7,6 +7,8 @@
  * - per-client rate limits on the expensive root fields (graphql/field-limits.ts);
  * - text arguments: a NUL character or an unpaired surrogate in any string literal or variable is
  *   refused before anything runs, `BAD_USER_INPUT` (graphql/text.ts);
+ * - JSON parameters: `variables` or `extensions` nested deeper than 64 levels are refused before
+ *   anything reads them, HTTP 400 BAD_REQUEST (graphql/depth.ts);
  * - masked errors: an unexpected error reaches the caller as "Unexpected error." with code
  *   INTERNAL_SERVER_ERROR (logged in full); with NODE_ENV=development only, its original message is
  *   added — never a stack trace, whatever NODE_ENV says. The read API's own errors (src/errors.ts:
@@ -17,7 +19,8 @@
  * - a malformed connection argument (a cursor Pothos cannot read: PothosValidationError) is the
  *   caller's BAD_REQUEST, not an unexpected error;
  * - automatic persisted queries (graphql/apq.ts): register a query by its sha256 hash, then send
- *   the hash alone (GET-cacheable); an unknown hash is HTTP 404 PersistedQueryNotFound, no-store.
+ *   the hash alone (GET-cacheable); an unknown hash is HTTP 404 PersistedQueryNotFound, no-store;
+ *   a malformed `extensions.persistedQuery` is HTTP 400 BAD_REQUEST.
  */
 import { PothosValidationError } from '@pothos/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -29,6 +32,7 @@ import { isDatabaseUnavailable, Unavailable } from '../src/errors.js';
 import { schema } from '../src/graph/index.js';
 import { errorBody, UNAVAILABLE_MESSAGE } from './execute.js';
 import { apqPlugin } from './graphql/apq.js';
+import { jsonDepthPlugin } from './graphql/depth.js';
 import { fieldLimitsPlugin } from './graphql/field-limits.js';
 import { renderGraphiQLPage } from './http/graphiql.js';
 import { armorPlugin } from './graphql/limits.js';
@@ -106,7 +110,8 @@ export function registerGraphql(app: FastifyInstance, { db, env }: GraphqlOption
     landingPage: false,
     cors: false, // @fastify/cors answers for every route
     maskedErrors: { isDev: development, maskError: maskGraphqlError },
-    plugins: [apqPlugin(), armorPlugin({ production }), fieldLimitsPlugin(), textArgumentsPlugin()],
+    // The depth check first: every later plugin may read variables and extensions.
+    plugins: [jsonDepthPlugin(), apqPlugin(), armorPlugin({ production }), fieldLimitsPlugin(), textArgumentsPlugin()],
     context: () => createContext(db),
     logging: {
       debug: (...args) => args.forEach((a) => app.log.debug(a)),

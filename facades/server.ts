@@ -10,13 +10,15 @@
  * credentials; no cookies. Facades never query the database themselves: every read goes through
  * the graph.
  *
- * Every error a client can provoke is answered in the contract's Error body
- * `{"error":{"status","message"}}`: unknown routes (404), other methods of a known path (405 with
- * `Allow`, facades/rest/methods.ts), Fastify's parser and framework errors (400, 413, 415),
- * malformed HTTP, oversized headers and slow requests on the raw socket (400, 431, 408:
- * {@link clientErrorHandler}), a missing Host header, an OPTIONS that is not a CORS preflight, a
- * database outage (503 with `Retry-After`), a server shutting down (503) and unexpected errors
- * (500, never a stack trace).
+ * Every error a client can provoke on the REST and plain-HTTP routes is answered in the contract's
+ * Error body `{"error":{"status","message"}}`: unknown routes (404), other methods of a known path,
+ * odd ones such as TRACE and PROPFIND included (405 with `Allow`, facades/rest/methods.ts),
+ * Fastify's parser and framework errors (400, 413, 415), malformed HTTP, oversized headers and
+ * slow requests on the raw socket (400, 431, 408: {@link clientErrorHandler}), an `Expect` other
+ * than 100-continue (417: {@link expectationFailed}), a missing Host header, an OPTIONS that is
+ * not a CORS preflight, a database outage (503 with `Retry-After`), a server shutting down (503)
+ * and unexpected errors (500, never a stack trace). /graphql and POST /mcp answer what reaches
+ * them in their own protocols' error shapes (GraphQL `errors`, JSON-RPC `error`).
  *
  * Caching (api-spec "Caching": responses carry `public, max-age=300`): successes and the
  * request-determined errors of the contract, 400 and 404, carry it; every other error (429, 5xx,
@@ -46,7 +48,7 @@ import { registerImageFiles } from './http/images.js';
 import { registerPages } from './http/pages.js';
 import { registerRateLimit, type RateLimitOverrides } from './http/ratelimit.js';
 import { openDataVersionWatch, openResponseCache } from './http/response-cache.js';
-import { registerMcp } from './mcp/index.js';
+import { MCP_PATH, registerMcp } from './mcp/index.js';
 import { buildMetaDocuments, registerMeta } from './meta/index.js';
 import { operations } from './operations.js';
 import { trackRoutes } from './rest/methods.js';
@@ -119,6 +121,26 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
   socket.destroy();
 }
 
+/** Message of the 417 answered for an `Expect` header other than 100-continue. */
+const EXPECTATION_MESSAGE = 'Expectation failed: the only Expect this server meets is 100-continue';
+
+/**
+ * Node's `checkExpectation` event: a request whose `Expect` header is not `100-continue` (RFC 9110
+ * §10.1.1). Node would answer a bare 417 with no body; this answers 417 in the Error body, no-store,
+ * and closes the connection (the client may send a body it was not asked for). No route runs.
+ */
+export function expectationFailed(_req: http.IncomingMessage, res: http.ServerResponse): void {
+  const body = JSON.stringify(errorBody(417, EXPECTATION_MESSAGE));
+  res.writeHead(417, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': cacheControlFor(417),
+    'access-control-allow-origin': '*',
+    connection: 'close',
+  });
+  res.end(body);
+}
+
 /** What {@link createServer} needs. */
 export interface ServerOptions {
   /** Database handles (a `Database` from src/db/database.ts); `search` overrides the configured backend. */
@@ -169,6 +191,8 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
     },
   });
   const methods = trackRoutes(app);
+  // Without a listener Node answers an unmet Expect itself, bodiless.
+  app.server.on('checkExpectation', expectationFailed);
 
   let closing = false;
   app.addHook('preClose', async () => {
@@ -250,7 +274,8 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   await registerPages(app, { documents, baseUrl: publicBaseUrl(env), exportDir: env.EXPORT_DIR });
   registerGraphql(app, { db: source, env });
   await registerMcp(app, { run: cache ? cache.executor(run) : run, operations, documents, env });
-  methods.addMethodNotAllowed();
+  // POST /mcp answers GET, PUT, PATCH and DELETE 405 itself: it serves POST alone.
+  methods.addMethodNotAllowed(new Map([[MCP_PATH, ['POST']]]));
 
   return app;
 }

@@ -22,7 +22,8 @@ const CHAIN_COLOURS = {
   warehouse: '#e26b12',
 };
 const PALETTE = ['#0b6e4f', '#d7262e', '#4f8fd1', '#d4a300', '#8e5bc9', '#e26b12', '#555'];
-const colourOf = (slug, i = 0) => CHAIN_COLOURS[slug] ?? PALETTE[i % PALETTE.length];
+// Object.hasOwn: a slug is data, and CHAIN_COLOURS.constructor would be Object itself.
+const colourOf = (slug, i = 0) => (Object.hasOwn(CHAIN_COLOURS, slug) ? CHAIN_COLOURS[slug] : PALETTE[i % PALETTE.length]);
 
 /** The text of a panel's query file. */
 async function queryText(name) {

@@ -26,24 +26,22 @@ export function invalidTextReason(text: string): string | null {
 /**
  * The first string inside `value` (strings, arrays and plain objects, walked depth-first) that
  * {@link invalidTextReason} refuses, as `{ path, reason }` (`path` names it, e.g. `filter.town`),
- * or null when there is none.
+ * or null when there is none. Iterative, with its own stack: variables are a client's JSON, nested
+ * as deep as it likes (a recursive walk ran out of stack at a few thousand levels: issue 29).
  */
 export function findInvalidText(value: unknown, path: string): { path: string; reason: string } | null {
-  if (typeof value === 'string') {
-    const reason = invalidTextReason(value);
-    return reason ? { path, reason } : null;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findInvalidText(value[i], `${path}[${i}]`);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const found = findInvalidText(v, `${path}.${k}`);
-      if (found) return found;
+  const stack: [unknown, string][] = [[value, path]];
+  while (stack.length) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === 'string') {
+      const reason = invalidTextReason(v);
+      if (reason) return { path: at, reason };
+    } else if (Array.isArray(v)) {
+      // Pushed last to first, so the first element is looked at first.
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${at}[${i}]`]);
+    } else if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i][1], `${at}.${entries[i][0]}`]);
     }
   }
   return null;

@@ -17,10 +17,10 @@ import { registerStaticFiles } from './static-files.js';
 export const EXPORT_CACHE_CONTROL = 'public, max-age=86400';
 
 /** Media types of the export files that `send` does not know. */
-const TYPES: Record<string, string> = {
-  '.parquet': 'application/vnd.apache.parquet',
-  '.md': 'text/markdown; charset=utf-8',
-};
+const TYPES: ReadonlyMap<string, string> = new Map([
+  ['.parquet', 'application/vnd.apache.parquet'],
+  ['.md', 'text/markdown; charset=utf-8'],
+]);
 
 /** Registers /data/latest/* over `<exportDir>/latest` (a missing folder answers 404 until the first export). */
 export async function registerExportFiles(app: FastifyInstance, exportDir: string): Promise<void> {
@@ -29,6 +29,6 @@ export async function registerExportFiles(app: FastifyInstance, exportDir: strin
     createdOnDemand: true,
     prefix: '/data/latest/',
     cacheControl: EXPORT_CACHE_CONTROL,
-    contentType: (filePath) => TYPES[path.extname(filePath)],
+    contentType: (filePath) => TYPES.get(path.extname(filePath)),
   });
 }

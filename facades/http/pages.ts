@@ -48,13 +48,13 @@ const UPLOT_VERSION = (JSON.parse(fs.readFileSync(path.join(UPLOT_DIR, '..', 'pa
 export const UPLOT_ASSETS = `/assets/uplot/${UPLOT_VERSION}/`;
 
 /** Media types of the dashboard's files that `send` would guess otherwise. */
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.html': 'text/html; charset=utf-8',
-  '.graphql': 'text/plain; charset=utf-8',
-  '.png': 'image/png',
-};
+const TYPES: ReadonlyMap<string, string> = new Map([
+  ['.js', 'text/javascript; charset=utf-8'],
+  ['.css', 'text/css; charset=utf-8'],
+  ['.html', 'text/html; charset=utf-8'],
+  ['.graphql', 'text/plain; charset=utf-8'],
+  ['.png', 'image/png'],
+]);
 
 /** The links of the front door, as paths (the HTML page links `export_manifest` only once an export is published). */
 export const FRONT_DOOR_LINKS = {
@@ -196,13 +196,13 @@ export async function registerPages(app: FastifyInstance, { documents, baseUrl, 
     root: DASHBOARD_DIR,
     prefix: '/dashboard/',
     cacheControl: 'public, max-age=300',
-    contentType: (file) => TYPES[path.extname(file)],
+    contentType: (file) => TYPES.get(path.extname(file)),
   });
   await registerStaticFiles(app, {
     root: UPLOT_DIR,
     prefix: UPLOT_ASSETS,
     cacheControl: IMMUTABLE,
-    contentType: (file) => TYPES[path.extname(file)],
+    contentType: (file) => TYPES.get(path.extname(file)),
   });
   await registerGraphiqlAssets(app);
 

@@ -24,13 +24,16 @@ export interface LatLng {
 /** Urban class of a store (the `urban` field; the values the list_stores filter accepts). */
 export type UrbanClass = 'major' | 'large' | 'medium' | 'small' | 'rural';
 
-/** Class names used by Stats NZ in `type_name`, and the urban class each one maps to. */
-export const CORE_CLASSES: Readonly<Record<string, Exclude<UrbanClass, 'rural'>>> = Object.freeze({
-  'Metropolitan area': 'major',
-  'Large regional centre': 'large',
-  'Medium regional centre': 'medium',
-  'Small regional centre': 'small',
-});
+/**
+ * Class names used by Stats NZ in `type_name`, and the urban class each one maps to. A Map: it is
+ * looked up by a file's text, which an object would answer from Object.prototype ("constructor").
+ */
+export const CORE_CLASSES: ReadonlyMap<string, Exclude<UrbanClass, 'rural'>> = new Map<string, Exclude<UrbanClass, 'rural'>>([
+  ['Metropolitan area', 'major'],
+  ['Large regional centre', 'large'],
+  ['Medium regional centre', 'medium'],
+  ['Small regional centre', 'small'],
+]);
 
 /**
  * Radius, in kilometres from a core's centroid, within which a store belongs to that urban core.
@@ -237,7 +240,7 @@ export function haversineKm(a: LatLng, b: LatLng): number {
  *   names a different place there (the file is not the one the table was written for).
  */
 export function toUrbanCore(row: UrbanCoreRow): UrbanCore {
-  const urban = CORE_CLASSES[row.typeName];
+  const urban = CORE_CLASSES.get(row.typeName);
   if (!urban) throw new PlaceError(`urban core ${row.id} (${row.name}): unknown class "${row.typeName}"`);
   const known = CORE_REGIONS[row.id];
   if (!known) throw new PlaceError(`urban core ${row.id} (${row.name}) has no regional council in CORE_REGIONS`);

@@ -77,12 +77,16 @@ const fileSchema = z.strictObject({
   shelves: z.array(shelfSchema).min(1),
 });
 
-/** Words whose plural is not the singular plus -s or -es. */
-const IRREGULAR: Readonly<Record<string, string>> = { leaves: 'leaf', loaves: 'loaf', halves: 'half', knives: 'knife', children: 'child' };
+/**
+ * Words whose plural is not the singular plus -s or -es. A Map, not an object: the words looked up
+ * are a shopper's (list_shelves `q`), and an object would answer "constructor" or "__proto__" from
+ * Object.prototype (issue 29).
+ */
+const IRREGULAR: ReadonlyMap<string, string> = new Map([['leaves', 'leaf'], ['loaves', 'loaf'], ['halves', 'half'], ['knives', 'knife'], ['children', 'child']]);
 
 /** One word's matching key: singular ("berries" → "berry"), with a final -ie/-i read as -y so "cookie"/"cookies" and "chilli"/"chillies" meet. */
 function wordKey(w: string): string {
-  let s = IRREGULAR[w] ?? w;
+  let s = IRREGULAR.get(w) ?? w;
   if (s === w && s.length > 3) {
     if (s.endsWith('ies')) s = `${s.slice(0, -3)}y`;
     else if (/(ch|sh|x|ss|zz)es$/.test(s) || /[^aeiou]oes$/.test(s)) s = s.slice(0, -2);

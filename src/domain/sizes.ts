@@ -15,8 +15,11 @@ export interface ParsedSize {
   perKg: boolean;
 }
 
-/** Multipliers from printed units to the enumeration's base units. */
-const UNITS: Record<string, { unit: ParsedSize['unit']; factor: number }> = {
+/**
+ * Multipliers from printed units to the enumeration's base units. Looked up by a word of a size
+ * text (the retailers' data), so a Map: an object would find "constructor" on Object.prototype.
+ */
+const UNITS: ReadonlyMap<string, { unit: ParsedSize['unit']; factor: number }> = new Map(Object.entries({
   g: { unit: 'g', factor: 1 },
   gm: { unit: 'g', factor: 1 },
   gms: { unit: 'g', factor: 1 },
@@ -45,7 +48,7 @@ const UNITS: Record<string, { unit: ParsedSize['unit']; factor: number }> = {
   pk: { unit: 'each', factor: 1 },
   pack: { unit: 'each', factor: 1 },
   s: { unit: 'each', factor: 1 },
-};
+} satisfies Record<string, { unit: ParsedSize['unit']; factor: number }>));
 
 const NUM = '(\\d+(?:\\.\\d+)?)';
 const UNIT = '([a-z]+)';
@@ -54,7 +57,7 @@ const UNIT = '([a-z]+)';
 const clean = (n: number) => Math.round(n * 1000) / 1000;
 
 function amount(value: string, printedUnit: string): { qty: number; unit: ParsedSize['unit'] } | null {
-  const u = UNITS[printedUnit];
+  const u = UNITS.get(printedUnit);
   return u ? { qty: clean(Number(value) * u.factor), unit: u.unit } : null;
 }
 

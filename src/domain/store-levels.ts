@@ -256,7 +256,7 @@ export const URBAN_ORDER: readonly UrbanClass[] = Object.freeze(['major', 'large
 /** Display label of an urban class: the Stats NZ class name (src/domain/places.ts CORE_CLASSES), or "Rural". */
 export function urbanLabel(urban: string): string {
   if (urban === 'rural') return 'Rural';
-  const name = Object.entries(CORE_CLASSES).find(([, u]) => u === urban)?.[0];
+  const name = [...CORE_CLASSES].find(([, u]) => u === urban)?.[0];
   return name ?? urban;
 }
 

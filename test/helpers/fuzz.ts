@@ -53,6 +53,24 @@ export interface Hostile<T> {
 
 const h = <T>(label: string, value: T): Hostile<T> => ({ label, value });
 
+/**
+ * Every key a plain object answers without owning it: Object.prototype's own names (`constructor`,
+ * `__proto__`, `toString`, `valueOf`, `hasOwnProperty`, `isPrototypeOf`, `__defineGetter__`…) and
+ * `prototype`. A plain object used as a dictionary of such words finds them (issue 29:
+ * `?q=constructor` answered 500); each must be an ordinary word everywhere.
+ */
+export const PROTOTYPE_WORDS: readonly string[] = [...new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype'])];
+
+/**
+ * The prototype words as a shopper might type them: as they are, upper case, inside other words,
+ * and in the plural (singularised by the shelf matching, "constructors" → "constructor").
+ */
+export const PROTOTYPE_TEXTS: readonly Hostile<string>[] = PROTOTYPE_WORDS.flatMap((w) => [
+  h(`prototype word ${w}`, w),
+  h(`prototype word ${w} (upper case)`, w.toUpperCase()),
+  h(`prototype word ${w} in a phrase`, `milk ${w}s ${w}`),
+]);
+
 /** Hostile text: lengths, controls, Unicode edge cases, LIKE/SQL/tsquery syntax, paths, encodings. */
 export const HOSTILE_STRINGS: readonly Hostile<string>[] = [
   h('empty', ''),
@@ -113,7 +131,9 @@ export const HOSTILE_STRINGS: readonly Hostile<string>[] = [
   h('JSON text', '{"a":[1,{"b":null}]}'),
   h('HTML', '<script>alert(1)</script>'),
   h('template syntax', '${7*7}{{7*7}}#{7*7}'),
-  h('prototype key', '__proto__'),
+  // Prototype words (issue 29): each as it is; PROTOTYPE_TEXTS has the case and phrase variants.
+  ...PROTOTYPE_WORDS.map((w) => h(`prototype word ${w}`, w)),
+  h('prototype word in a phrase, capitalised', 'Milk Constructor'),
   h('query string inside', 'a=1&b=2&q=3'),
   h('hash and question mark', '#?#?'),
   h('slash', '/'),
@@ -142,6 +162,8 @@ export const HOSTILE_JSON: readonly Hostile<string>[] = [
   h('empty object', '{}'),
   h('object', '{"a":1}'),
   h('__proto__ object', '{"__proto__":{"polluted":1}}'),
+  h('constructor object', '{"constructor":{"prototype":{"polluted":1}}}'),
+  h('object of prototype words', JSON.stringify(Object.fromEntries(PROTOTYPE_WORDS.map((w) => [w, w])))),
   h('deep array (1,000 levels)', '['.repeat(1000) + ']'.repeat(1000)),
   ...[...HOSTILE_STRINGS, ...NUMERIC_STRINGS].map((s) => h(`string ${s.label}`, JSON.stringify(s.value))),
 ];

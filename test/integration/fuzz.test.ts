@@ -11,6 +11,10 @@
  *   literals and hostile variables, plus malformed documents and malformed request envelopes.
  * - MCP: `tools/list`, then `tools/call` of every listed tool with hostile values for every
  *   property of its input schema (2026-07-28 and 2025-era requests), plus malformed JSON-RPC.
+ * - Issue 29's probe: Object.prototype's words in every text value (HOSTILE_STRINGS), variables
+ *   and extensions nested thousands deep, malformed persisted-query extensions, every method
+ *   Node's parser takes (TRACE, PROPFIND…), unmet `Expect` values and long or numerous headers on
+ *   a real socket.
  *
  * The rule for every response is in test/helpers/fuzz.ts (never 5xx; the contract's Error body on
  * HTTP 4xx; well-formed GraphQL and JSON-RPC answers; no stack trace; an answer within the time
@@ -20,6 +24,7 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +33,7 @@ import { buildSchema, getNamedType, isEnumType, isLeafType, isNonNullType, type 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paramInfo, type AnyOperation } from '../../facades/operation.js';
 import { operations } from '../../facades/operations.js';
+import { OTHER_METHODS } from '../../facades/rest/methods.js';
 import { createServer } from '../../facades/server.js';
 import { loadEnv, ROOT_DIR } from '../../src/env.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
@@ -218,6 +224,10 @@ describe('REST: every parameter of every registry operation', () => {
         tasks.push(() => fire('rest', { method, url: base, headers: { 'content-type': 'application/json' }, payload: '{"q":"milk"}' }, restProblems));
         tasks.push(() => fire('rest', { method, url: base, headers: { 'content-type': 'text/plain' }, payload: '\u0000' }, restProblems));
       }
+      // Odd methods (issue 29: TRACE and PROPFIND answered 404): 405 with Allow.
+      for (const method of ['TRACE', 'PROPFIND', 'QUERY', 'PURGE', 'MKCOL', 'SEARCH'] as const) {
+        tasks.push(() => fire('rest', { method: method as InjectOptions['method'], url: base }, restProblems));
+      }
       tasks.push(() => fire('rest', { method: 'HEAD', url: base }, headProblems));
       tasks.push(() => fire('rest', { method: 'HEAD', url: `${base}?zzz=%ZZ` }, headProblems));
     }
@@ -246,6 +256,54 @@ describe('REST: every parameter of every registry operation', () => {
     await bounded(tasks, WIDTH);
     expectNoProblems('socket');
   });
+
+  it('answers odd methods, unmet expectations and long or numerous headers on a real socket without a 5xx, in the Error body (issue 29)', async () => {
+    if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as net.AddressInfo).port;
+    const tasks: (() => Promise<void>)[] = [];
+    // Each answer by its route's rule: GraphQL's and JSON-RPC's shapes on their paths, none on HEAD.
+    const ruleOf = (method: string, target: string) =>
+      method === 'HEAD' ? headProblems : target === '/graphql' ? graphqlProblems : target === '/mcp' ? mcpProblems : restProblems;
+    const send = (text: string, label: string) =>
+      tasks.push(() => rawSend(port, text, `${label} (raw socket)`, ruleOf(text.slice(0, text.indexOf(' ')), text.slice(text.indexOf(' ') + 1).split(' ')[0])));
+    const paths = [...new Set([...operations.map((op) => pathOf(op)), '/graphql', '/mcp', '/healthz', '/openapi.json', '/data/latest/manifest.json', '/nothing'])];
+    for (const target of paths) {
+      // Every method Node's parser takes, CONNECT aside (a tunnel: Node's own 'connect' event).
+      for (const method of http.METHODS.filter((m) => m !== 'CONNECT')) {
+        send(`${method} ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, `${method} ${target}`);
+      }
+      // A method no route serves (TRACE, PROPFIND… answered 404) is 405 with Allow on a known path.
+      if (target !== '/nothing') {
+        for (const method of OTHER_METHODS) {
+          tasks.push(() =>
+            rawSend(port, `${method} ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, `${method} ${target} (raw socket, expecting 405)`, (seen) => [
+              ...restProblems(seen),
+              ...(seen.status === 405 && typeof seen.headers.allow === 'string' ? [] : [`expected 405 with Allow, got ${seen.status}`]),
+            ]),
+          );
+        }
+      }
+      send(`PROPFIND ${target} HTTP/1.1\r\nHost: x\r\nContent-Type: application/xml\r\nContent-Length: 7\r\nConnection: close\r\n\r\n<a:b/>\n`, `PROPFIND ${target} with a body`);
+      for (const expectation of ['999-bogus', '', 'x'.repeat(4000), '100-continue, 999-bogus']) {
+        send(`GET ${target} HTTP/1.1\r\nHost: x\r\nExpect: ${expectation}\r\nConnection: close\r\n\r\n`, `GET ${target} Expect: ${clip(expectation, 40)}`);
+        send(`POST ${target} HTTP/1.1\r\nHost: x\r\nExpect: ${expectation}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`, `POST ${target} Expect: ${clip(expectation, 40)}`);
+      }
+    }
+    // Long and numerous headers (Node's limit is 16 KB of headers: 431).
+    for (const target of ['/api/v1/retailers', '/graphql', '/mcp']) {
+      for (const [label, headers] of [
+        ['a 20 KB header', `X-Long: ${'a'.repeat(20_000)}\r\n`],
+        ['a 20 KB header name', `${'N'.repeat(20_000)}: 1\r\n`],
+        ['2,000 headers', Array.from({ length: 2000 }, (_, i) => `X-H${i}: ${i}\r\n`).join('')],
+        ['a 15 KB cookie', `Cookie: ${'c=1; '.repeat(3000)}\r\n`],
+        ['a prototype-word header', '__proto__: 1\r\nconstructor: 1\r\nhasOwnProperty: 1\r\n'],
+      ] as const) {
+        send(`GET ${target} HTTP/1.1\r\nHost: x\r\n${headers}Connection: close\r\n\r\n`, `GET ${target} with ${label}`);
+      }
+    }
+    await bounded(tasks, WIDTH);
+    expectNoProblems('socket');
+  });
 });
 
 /**
@@ -254,8 +312,16 @@ describe('REST: every parameter of every registry operation', () => {
  * A refusal of the URL by Node's HTTP parser (400 from the server's clientErrorHandler) is fine.
  */
 function rawGet(port: number, target: string): Promise<void> {
+  const request = Buffer.concat([Buffer.from('GET '), Buffer.from(target, 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')]);
+  return rawSend(port, request, `GET ${clip(target, 200)} (raw socket)`);
+}
+
+/**
+ * Writes `request` (raw bytes) on a fresh loopback connection and checks the answer with `check`
+ * (the REST rule by default), under `label`.
+ */
+function rawSend(port: number, request: Buffer | string, label: string, check: (seen: Seen) => string[] = restProblems): Promise<void> {
   counts.socket++;
-  const label = `GET ${clip(target, 200)} (raw socket)`;
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -267,7 +333,8 @@ function rawGet(port: number, target: string): Promise<void> {
     socket.on('error', () => {}); // a reset after the answer is fine; no answer is reported below
     socket.on('close', () => {
       clearTimeout(timer);
-      const text = Buffer.concat(chunks).toString('utf8');
+      // Interim answers (100 Continue to an Expect) come before the final one: skipped.
+      const text = Buffer.concat(chunks).toString('utf8').replace(/^(HTTP\/1\.[01] 1\d\d [^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n)+/, '');
       const [head, ...rest] = text.split('\r\n\r\n');
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1]);
       if (!status) {
@@ -282,10 +349,10 @@ function rawGet(port: number, target: string): Promise<void> {
       tally('socket', status);
       let body = rest.join('\r\n\r\n');
       if (/chunked/i.test(headers['transfer-encoding'] ?? '')) body = dechunk(body);
-      for (const p of restProblems({ status, headers, body })) problems.socket.push(`${label} → ${p}`);
+      for (const p of check({ status, headers, body })) problems.socket.push(`${label} → ${p}`);
       resolve();
     });
-    socket.write(Buffer.concat([Buffer.from('GET '), Buffer.from(target, 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')]));
+    socket.write(request);
   });
 }
 
@@ -449,6 +516,37 @@ describe('GraphQL: every argument of every Query field', () => {
       'query=%7B%20health%20%7D', 'query=%ZZ', 'query=', 'query=%7B&query=%7D', 'query=mutation%7Bhealth%7D', 'variables=%7B', 'query=%7Bhealth%7D&variables=%5B%5D',
       'query=%7Bhealth%7D&variables=%ZZ', `query=${'%7B'.repeat(20_000)}`, 'query=%7B%20suggest(q%3A%22%00%22)%7B__typename%7D%7D', 'extensions=x',
     ]) tasks.push(() => fire('graphql', { method: 'GET', url: `/graphql?${q}`, remoteAddress: freshAddress(), headers: { accept: 'application/json' } }, graphqlProblems));
+    // Issue 29: the caller's malformed requests, each refused 400 BAD_REQUEST (variables 8,000 deep
+    // answered 500: the text walk ran out of stack; a malformed persisted query answered 200).
+    const badRequest = (seen: Seen) => [
+      ...graphqlProblems(seen),
+      ...(seen.status === 400 && /"code":"BAD_REQUEST"/.test(seen.body) ? [] : [`expected 400 BAD_REQUEST, got ${seen.status}: ${clip(seen.body)}`]),
+    ];
+    const strictPost = (payload: string) =>
+      tasks.push(() =>
+        fire('graphql', { method: 'POST', url: '/graphql', remoteAddress: freshAddress(), headers: { 'content-type': 'application/json', accept: 'application/json' }, payload }, badRequest),
+      );
+    const strictGet = (q: string) =>
+      tasks.push(() => fire('graphql', { method: 'GET', url: `/graphql?${q}`, remoteAddress: freshAddress(), headers: { accept: 'application/json' } }, badRequest));
+    const reads = (type: string, field: string) => JSON.stringify(`query ($v: ${type}) { ${field} }`);
+    for (const depth of [4_000, 8_000, 20_000]) {
+      const object = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      const array = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+      strictPost(`{"query":${reads('String', 'searchListings(q: $v) { id }')},"variables":{"v":${object}}}`);
+      strictPost(`{"query":${reads('String', 'searchListings(q: $v) { id }')},"variables":{"v":${array}}}`);
+      strictPost(`{"query":${reads('[String]', 'suggest(q: "milk") { __typename }')},"variables":{"v":${array}}}`);
+      strictPost(`{"query":"{ health }","extensions":{"x":${object}}}`);
+      strictGet(`query=${encodeURIComponent('query ($v: String) { searchListings(q: $v) { id } }')}&variables=${encodeURIComponent(`{"v":${array}}`)}`);
+    }
+    for (const pq of ['1', 'null', '"x"', '[]', '{}', `{"version":2,"sha256Hash":"${'0'.repeat(64)}"}`, '{"version":1}', '{"version":1,"sha256Hash":5}', `{"version":"1","sha256Hash":"${'0'.repeat(64)}"}`, '{"version":1,"sha256Hash":"zz"}']) {
+      strictPost(`{"extensions":{"persistedQuery":${pq}}}`);
+      strictPost(`{"query":"{ health }","extensions":{"persistedQuery":${pq}}}`);
+      strictGet(`extensions=${encodeURIComponent(`{"persistedQuery":${pq}}`)}`);
+    }
+    for (const e of ['5', '[]', '"x"']) {
+      strictPost(`{"query":"{ health }","extensions":${e}}`);
+      strictGet(`extensions=${encodeURIComponent(e)}`);
+    }
     for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
       tasks.push(() => fire('graphql', { method, url: '/graphql', headers: { 'content-type': 'application/json' }, payload: '{"query":"{ health }"}' }, graphqlProblems));
     }

@@ -379,4 +379,23 @@ describe('automatic persisted queries', () => {
     expect((await getByHash(wrong, {})).statusCode).toBe(404);
     expect((await getByHash('0'.repeat(64), {})).json().errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
   });
+
+  it('refuses malformed extensions with 400 BAD_REQUEST, as other malformed requests (issue 29: {"persistedQuery":1} answered 200)', async () => {
+    const malformed = [
+      '{"persistedQuery":1}', '{"persistedQuery":null}', '{"persistedQuery":"x"}', '{"persistedQuery":{}}',
+      '{"persistedQuery":{"version":2,"sha256Hash":"' + hash + '"}}', '{"persistedQuery":{"version":1,"sha256Hash":"zz"}}',
+      '{"persistedQuery":{"version":1}}', '5', '[]', '"x"',
+    ];
+    for (const e of malformed) {
+      const get = await app.inject({ method: 'GET', url: `/graphql?extensions=${encodeURIComponent(e)}`, headers: { accept: 'application/json' } });
+      const post = await app.inject({
+        method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', accept: 'application/json' }, payload: `{"query":"{ health }","extensions":${e}}`,
+      });
+      for (const r of [get, post]) {
+        expect(r.statusCode, `${e}: ${r.body}`).toBe(400);
+        expect(r.json().errors[0].extensions.code, e).toBe('BAD_REQUEST');
+        expect(r.json().errors[0].message, e).toMatch(/^(Malformed persisted query|Unsupported persisted query version|Malformed request: extensions)/);
+      }
+    }
+  });
 });

@@ -9,10 +9,17 @@ import net from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../../facades/graphql/depth.js';
+import { paramInfo, type AnyOperation } from '../../facades/operation.js';
+import { operations } from '../../facades/operations.js';
+import { OTHER_METHODS } from '../../facades/rest/methods.js';
 import { createServer } from '../../facades/server.js';
+import { SHELVES } from '../../src/domain/shelves.js';
 import { loadEnv, ROOT_DIR } from '../../src/env.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { failingPool } from '../helpers/fixtures.js';
+import { errorShapeProblems, PROTOTYPE_TEXTS } from '../helpers/fuzz.js';
+import { mcpToolCall } from '../helpers/mcp-call.js';
 import { seedRealPrices, type Seeded } from '../helpers/prices.js';
 
 let db: TestDatabase;
@@ -341,5 +348,135 @@ describe('strict integers, 405 (defect 10)', () => {
     expect(budgeted.headers['ratelimit-policy']).toBeDefined();
     // Unknown paths stay 404.
     expect((await app.inject({ method: 'POST', url: '/api/v1/nothing' })).statusCode).toBe(404);
+  });
+});
+
+describe('prototype words in every text parameter (issue 29 item 1)', () => {
+  // Its own server with an unbounded budget: a 429 would hide the answer under test.
+  let server: FastifyInstance;
+  beforeAll(async () => {
+    server = await createServer({ db, env, rateLimit: { perMinute: 1e9, perDay: 1e9, keyPrefix: `proto-${process.pid}-${Date.now()}` } });
+    extra.push(server);
+  });
+
+  /** A value the operation accepts for path parameter `name` (seeded rows; the first shelf; a chain). */
+  const validPath = (op: AnyOperation, name: string): string => {
+    if (name === 'slug') return op.path.startsWith('/api/v1/shelves/') ? SHELVES[0].slug : 'woolworths';
+    if (name === 'gtin') return '9400000000000';
+    if (op.path.startsWith('/api/v1/products/')) return String(seed.productId);
+    if (op.path.startsWith('/api/v1/stores/')) return String([...seed.storeIds.values()][0]);
+    if (op.path.startsWith('/api/v1/listings/')) return String([...seed.listingIds.values()][0]);
+    return '1';
+  };
+  const pathOf = (op: AnyOperation, given: Record<string, string> = {}) =>
+    op.path.replace(/\{(\w+)\}/g, (_, name: string) => given[name] ?? validPath(op, name));
+
+  it('answers every prototype word in every text parameter of every registry operation without a 5xx, in the Error body', async () => {
+    const problems: string[] = [];
+    let sent = 0;
+    for (const op of operations) {
+      const text = paramInfo(op).filter((p) => p.schema.type === 'string' || p.schema.type === 'array');
+      for (const p of text) {
+        for (const { label, value } of PROTOTYPE_TEXTS) {
+          const encoded = encodeURIComponent(value);
+          const url = p.in === 'path' ? pathOf(op, { [p.name]: encoded }) : `${pathOf(op)}?${p.name}=${encoded}`;
+          const r = await server.inject({ method: 'GET', url });
+          sent++;
+          if (r.statusCode >= 500 || r.statusCode === 429) problems.push(`${op.name} ${p.name} (${label}): HTTP ${r.statusCode} ${r.body.slice(0, 200)}`);
+          else if (r.statusCode >= 400) {
+            for (const problem of errorShapeProblems(JSON.parse(r.body), r.statusCode)) problems.push(`${op.name} ${p.name} (${label}): ${problem}`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    // Every operation with text (q, retailer, slug, town…) was reached: 20-odd parameters × the words.
+    expect(sent).toBeGreaterThan(20 * PROTOTYPE_TEXTS.length);
+  });
+
+  it('list_shelves q=constructor names no shelf over REST, GraphQL and MCP (it answered 500)', async () => {
+    for (const q of ['constructor', 'Constructor', 'milk constructor', '__proto__', 'toString']) {
+      const rest = await get(`/api/v1/shelves?q=${encodeURIComponent(q)}`, server);
+      expect(rest.status, `${q}: ${rest.body}`).toBe(200);
+      expect(JSON.parse(rest.body)).toEqual([]);
+      const graph = await gql(server, 'query ($q: String) { shelves(q: $q) { slug } }', { q });
+      expect(graph.body, graph.raw).toEqual({ data: { shelves: [] } });
+      const tool = await mcpToolCall(server, 'list_shelves', { q });
+      expect(tool.isError ?? false, JSON.stringify(tool)).toBe(false);
+      expect(tool.structuredContent).toEqual([]);
+    }
+  });
+});
+
+describe('deep JSON in /graphql (issue 29 item 2)', () => {
+  const post = (payload: string) =>
+    app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', accept: 'application/json' }, payload });
+  const nestedObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  const nestedArray = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  const tooDeep = (r: { statusCode: number; body: string }, what: 'variables' | 'extensions') => {
+    expect(r.statusCode, r.body).toBe(400);
+    const body = JSON.parse(r.body) as { errors?: { message: string; extensions?: { code?: string } }[] };
+    expect(body.errors?.[0], r.body).toEqual({ message: `Malformed request: ${what} nest deeper than ${MAX_JSON_DEPTH} levels`, extensions: { code: 'BAD_REQUEST' } });
+    expect(r.body).not.toMatch(STACK);
+  };
+
+  it('refuses variables nested 4,000 to 100,000 deep with 400 BAD_REQUEST (they answered 500: the text walk ran out of stack)', async () => {
+    const used = JSON.stringify('query ($v: String) { searchListings(q: $v) { id } }');
+    for (const depth of [4_000, 8_000, 20_000, 100_000]) {
+      tooDeep(await post(`{"query":${used},"variables":{"v":${nestedObject(depth)}}}`), 'variables');
+      tooDeep(await post(`{"query":${used},"variables":{"v":${nestedArray(depth)}}}`), 'variables');
+    }
+    // Over GET too, and in extensions.
+    tooDeep(await app.inject({ method: 'GET', url: `/graphql?query=${encodeURIComponent('{ health }')}&variables=${encodeURIComponent(`{"v":${nestedArray(8_000)}}`)}` }), 'variables');
+    tooDeep(await post(`{"query":"{ health }","extensions":{"x":${nestedObject(8_000)}}}`), 'extensions');
+  });
+
+  it('lets variables up to the bound through to GraphQL, which refuses their type as before', async () => {
+    // {"v": 62 arrays} is 63 levels with the variables object; the depth check lets it pass.
+    const r = await post(`{"query":"query ($v: String) { searchListings(q: $v) { id } }","variables":{"v":${nestedArray(MAX_JSON_DEPTH - 2)}}}`);
+    expect(r.statusCode, r.body).toBe(400);
+    expect(r.body).toMatch(/String cannot represent a non string value/);
+    const ok = await gql(app, 'query ($q: String) { searchListings(q: $q, limit: 1) { id } }', { q: 'milk' });
+    expect(ok.body.errors, ok.raw).toBeUndefined();
+  });
+});
+
+describe('odd methods and Expect (issue 29 item 4)', () => {
+  let port: number;
+  beforeAll(async () => {
+    const server = await createServer({ db, env, rateLimit: { perMinute: 1e9, perDay: 1e9, keyPrefix: `odd-${process.pid}-${Date.now()}` } });
+    extra.push(server);
+    port = await listen(server);
+  });
+
+  it('answers TRACE, PROPFIND and every other method Node parses on a known path with 405, Allow and the Error body (they answered 404)', async () => {
+    expect(OTHER_METHODS).toEqual(expect.arrayContaining(['TRACE', 'PROPFIND', 'QUERY', 'PURGE', 'MKCOL', 'M-SEARCH']));
+    for (const [url, allow] of [['/api/v1/retailers', 'GET, HEAD'], ['/graphql', 'GET, HEAD, POST'], ['/mcp', 'POST'], ['/healthz', 'GET, HEAD']]) {
+      for (const method of OTHER_METHODS) {
+        const r = parseRaw((await rawExchange(port, `${method} ${url} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).response);
+        expect(r.status, `${method} ${url}`).toBe(405);
+        expect(r.headers, `${method} ${url}`).toContain(`allow: ${allow.toLowerCase()}`);
+        expect(expectError(r.body, 405).error.message).toContain(`${method} ${url}`);
+      }
+    }
+    // Unknown paths stay 404, whatever the method.
+    const unknown = parseRaw((await rawExchange(port, 'TRACE /api/v1/nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).response);
+    expect(unknown.status).toBe(404);
+    expectError(unknown.body, 404);
+  });
+
+  it('answers an Expect other than 100-continue with 417 in the Error body (Node sent it bare); 100-continue still works', async () => {
+    for (const expectation of ['999-bogus', '200-ok', 'x'.repeat(2000)]) {
+      const { response, closed } = await rawExchange(port, `GET /api/v1/retailers HTTP/1.1\r\nHost: x\r\nExpect: ${expectation}\r\n\r\n`);
+      expect(closed).toBe(true);
+      const r = parseRaw(response);
+      expect(r.status).toBe(417);
+      expect(r.headers).toMatch(/content-type: application\/json/);
+      expect(r.headers).toMatch(/cache-control: no-store/);
+      expectError(r.body, 417);
+    }
+    const body = '{"query":"{ health }"}';
+    const cont = await rawExchange(port, `POST /graphql HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    expect(cont.response).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
   });
 });

@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { insertFixtureStores } from '../helpers/fixtures.js';
 import { ingest, type IngestOptions, type IngestResult } from '../../workers/ingest/ingest.js';
 import {
-  OBSERVATION_COLUMNS, ObservationError, readObservationFile, validateObservation, type ObservationInput, type RawRecord,
+  MAX_HEADER_LINE_BYTES, OBSERVATION_COLUMNS, ObservationError, readObservationFile, validateObservation, type ObservationInput, type RawRecord,
 } from '../../workers/ingest/format.js';
 import { addDays, nzToday } from '../../src/domain/days.js';
 import { mergeDay, nationalPrice, type CollectionMode, type PriceTuple, type PromoKind, type ScopeDays, type Span } from '../../src/domain/spans.js';
@@ -251,6 +251,61 @@ describe('issue 13: what ingest refuses, and concurrent ingests', () => {
       'no-id.ndjson line 1, column external_id: external_id is required', // it used to become the text "undefined"
     );
     expect((await refusal(records([{ ...row(), colour: 'red' } as ObservationInput]))).message).toBe('line 2, column colour: unknown column "colour"');
+  });
+
+  it('(issue 29) refuses an empty file, and a CSV file without a header row, writing nothing', async () => {
+    for (const name of ['empty.csv', 'empty.ndjson']) {
+      const err = await refusal(readObservationFile(file(name, '')));
+      expect(err.message).toBe(`${name}: empty file (0 bytes): nothing to ingest (docs/ingest.md "Observation format")`);
+    }
+    const blank = await refusal(readObservationFile(file('blank.csv', '\n\r\n\n')));
+    expect(blank.message).toMatch(/^blank\.csv line 1: bad header: no header row, the file holds only empty lines \(the columns are day, /);
+    const blankNd = await refusal(readObservationFile(file('blank.ndjson', '\n  \n')));
+    expect(blankNd.message).toBe('blank.ndjson: no observations: the file holds only blank lines (docs/ingest.md "Observation format")');
+    // A byte-order mark and empty lines before the header are still fine, and so is a header without rows.
+    const ok = await readObservationFile(file('bom.csv', `\ufeff\r\n${HEADER}\r\n2026-08-10,paknsave,${STORE},SYN-1,349,,,,,One\r\n`)).next();
+    expect(validateObservation(ok.value as RawRecord)).toMatchObject({ external_id: 'SYN-1', price: 349 });
+    expect((await readObservationFile(file('header-only.csv', `${HEADER}\n`)).next()).done).toBe(true);
+  });
+
+  it('(issue 29) refuses a first line too long to be a header at once, quoting only its start (1 MB took 38 s and 1.2 GB; 20 MB crashed)', async () => {
+    for (const [name, bytes] of [['long-header.csv', MAX_HEADER_LINE_BYTES + 1], ['huge-header.csv', 1 << 20], ['giant-header.csv', 20 << 20]] as const) {
+      const header = `day,retailer,external_id,price,${'x'.repeat(bytes - 31)}`;
+      expect(Buffer.byteLength(header)).toBe(bytes);
+      const started = performance.now();
+      const err = await refusal(readObservationFile(file(name, `${header}\n2026-08-10,paknsave,SYN-1,349,x\n`)));
+      expect(performance.now() - started, name).toBeLessThan(5_000);
+      expect(err.message).toBe(
+        `${name} line 1: bad header: the header line is longer than ${MAX_HEADER_LINE_BYTES} bytes (it begins "day,retailer,external_id,price,${'x'.repeat(9)}"…) ` +
+          `(the columns are ${OBSERVATION_COLUMNS.join(', ')}; docs/ingest.md "Observation format")`,
+      );
+    }
+    // A first line without a line end, and one after empty lines, are measured the same way.
+    expect((await refusal(readObservationFile(file('no-newline.csv', 'a'.repeat(MAX_HEADER_LINE_BYTES + 1))))).message).toMatch(/^no-newline\.csv line 1: bad header: the header line is longer than/);
+    expect((await refusal(readObservationFile(file('late.csv', `\n\n${'b'.repeat(MAX_HEADER_LINE_BYTES + 1)}\n`)))).message).toMatch(/^late\.csv line 3: bad header: the header line is longer than/);
+  });
+
+  it('(issue 29) names a long unknown column or value by an excerpt, and never compares megabytes with the columns', async () => {
+    // Within the header bound: one column of 8,000 characters.
+    const wide = 'w'.repeat(8_000);
+    const csv = await refusal(readObservationFile(file('wide.csv', `day,retailer,external_id,price,${wide}\n2026-08-10,paknsave,SYN-1,349,x\n`)));
+    expect(csv.message).toBe(`wide.csv line 1, column ${'w'.repeat(40)}… (8000 characters): bad header: unknown column "${'w'.repeat(40)}"… (8000 characters) (the columns are ${OBSERVATION_COLUMNS.join(', ')}; docs/ingest.md "Observation format")`);
+    // NDJSON has no header: a key of a megabyte is a column too.
+    const key = 'k'.repeat(1 << 20);
+    const started = performance.now();
+    const nd = await refusal(readObservationFile(file('key.ndjson', `${JSON.stringify({ ...row(), [key]: 1 })}\n`)));
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(nd.message).toBe(`key.ndjson line 1, column ${'k'.repeat(40)}… (1048576 characters): unknown column "${'k'.repeat(40)}"… (1048576 characters)`);
+    // A long value: its first characters.
+    const value = await refusal(records([row({ price: `1${'0'.repeat(100_000)}x` })]));
+    expect(value.message).toBe(`line 2, column price: "1${'0'.repeat(39)}"… (100002 characters) is not integer cents (write digits only, e.g. 349)`);
+    // Many unknown columns: five named, the rest counted.
+    const many = await refusal(readObservationFile(file('many.csv', `${HEADER},${Array.from({ length: 500 }, (_, i) => `c${i}`).join(',')}\n`)));
+    expect(many.message).toMatch(/unknown column "c4"; 495 more unknown or repeated columns \(the columns are /);
+    expect(many.message.length).toBeLessThan(600);
+    // Unknown stores and retailers too.
+    expect((await refusal(records([row({ store: 's'.repeat(1000) })]))).message).toBe(`line 2: unknown store "${'s'.repeat(40)}…" (1000 characters) of paknsave (import the store list first)`);
+    expect((await refusal(records([row({ retailer: 'r'.repeat(5000) })]))).message).toBe(`line 2: unknown retailer "${'r'.repeat(40)}…" (5000 characters)`);
   });
 
   it('(4) serialises two concurrent ingests of the same chain-day: one merges, the other is an identical re-ingest', async () => {

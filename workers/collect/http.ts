@@ -14,6 +14,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import PQueue from 'p-queue';
 import type { PageRequest } from './types.js';
+import { emptyRecord } from '../../src/domain/dictionary.js';
 import { ExpectedError } from '../../src/errors.js';
 
 /** Settings of an {@link HttpClient}. */
@@ -86,8 +87,9 @@ export function backoffMs(attempt: number, baseMs: number, maxMs: number, retryA
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** A response's headers, one string each, by lower-case name (the remote server's names: a record without a prototype). */
 function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = emptyRecord<string>();
   for (const [k, v] of Object.entries(h)) {
     if (v === undefined) continue;
     const name = k.toLowerCase();

@@ -45,6 +45,7 @@
 import fs from 'node:fs';
 import type pg from 'pg';
 import { parse } from 'csv-parse/sync';
+import { countInto, emptyRecord } from '../../src/domain/dictionary.js';
 import { dollarsToCents } from '../../src/domain/money.js';
 import { gtinKey, gtinProblem, type GtinProblem } from '../../src/domain/matching.js';
 import type { PromoKind } from '../../src/domain/spans.js';
@@ -134,7 +135,7 @@ export interface CatalogueRead {
   weighable: number;
 }
 
-const PROMO_LABEL: Record<string, string> = { null: 'none', 1: '1 special', 2: '2 member/club' };
+const PROMO_LABEL: ReadonlyMap<PromoKind | null, string> = new Map<PromoKind | null, string>([[null, 'none'], [1, '1 special'], [2, '2 member/club']]);
 
 /**
  * Reads and checks the catalogue TSV (header of {@link CATALOGUE_COLUMNS}, tab-separated, no
@@ -157,7 +158,7 @@ export function readCatalogue(file: string): CatalogueRead {
   if (records.length === 0) throw new ImportError(file, 'no data rows');
   const col = Object.fromEntries(CATALOGUE_COLUMNS.map((c, i) => [c, i])) as Record<(typeof CATALOGUE_COLUMNS)[number], number>;
   const out: CatalogueRead = {
-    rows: [], gtins: 0, gtinsDropped: { format: 0, 'check-digit': 0, restricted: 0 }, tags: {}, promotions: {}, multibuyUnrecorded: 0, weighable: 0,
+    rows: [], gtins: 0, gtinsDropped: { format: 0, 'check-digit': 0, restricted: 0 }, tags: emptyRecord(), promotions: emptyRecord(), multibuyUnrecorded: 0, weighable: 0,
   };
   const seen = new Set<string>();
   for (const { record, info } of records) {
@@ -181,9 +182,9 @@ export function readCatalogue(file: string): CatalogueRead {
     if (gtin) out.gtins += 1;
     if (problem) out.gtinsDropped[problem] += 1;
     const tag = f('tag_type');
-    out.tags[tag] = (out.tags[tag] ?? 0) + 1;
-    const promo = PROMO_LABEL[String(prices.promo_kind)];
-    out.promotions[promo] = (out.promotions[promo] ?? 0) + 1;
+    // Counted by the file's own tag text: a record without a prototype (src/domain/dictionary.ts).
+    countInto(out.tags, tag);
+    countInto(out.promotions, PROMO_LABEL.get(prices.promo_kind) ?? String(prices.promo_kind));
     if (/MultiBuy$/.test(tag) && prices.promo_kind === null) out.multibuyUnrecorded += 1;
     const weighable = f('unit') === 'Kg';
     if (weighable) out.weighable += 1;

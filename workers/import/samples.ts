@@ -30,6 +30,7 @@
  */
 import type pg from 'pg';
 import { isDay } from '../../src/domain/days.js';
+import { countInto, emptyRecord } from '../../src/domain/dictionary.js';
 import { dollarsToCents } from '../../src/domain/money.js';
 import { ingest } from '../ingest/ingest.js';
 import { ObservationError, validateObservation, type RawRecord } from '../ingest/format.js';
@@ -108,7 +109,8 @@ function cents(file: string, line: number, v: string): number {
   }
 }
 
-const COMPANY: Readonly<Record<string, SampleChain>> = { Woolworths: 'woolworths', PaknSave: 'paknsave' };
+/** The file's `company` text → chain (a Map: an object would answer "constructor" from its prototype). */
+const COMPANY: ReadonlyMap<string, SampleChain> = new Map<string, SampleChain>([['Woolworths', 'woolworths'], ['PaknSave', 'paknsave']]);
 
 /**
  * Reads full_results.csv.
@@ -119,7 +121,7 @@ export function readFullResults(file: string): { day: string; rows: SampleRow[] 
   const cols = ['company', 'store', 'store_id', 'returned_ingredient', 'price', 'quantity', 'measurement_unit', 'is_sale', 'sku', 'department', 'sub_department', 'date_created'];
   const days = new Set<string>();
   const rows = readCsvFile(file, cols).map(({ line, row }): SampleRow => {
-    const chain = COMPANY[row.company];
+    const chain = COMPANY.get(row.company);
     if (!chain) throw new ImportError(file, `unknown company "${row.company}"`, line);
     if (!isDay(row.date_created)) throw new ImportError(file, `date_created is not a day: "${row.date_created}"`, line);
     days.add(row.date_created);
@@ -244,8 +246,8 @@ export function combineChainDay(day: string, rows: readonly SampleRow[]): {
   overriddenByDated: Record<string, number>;
 } {
   const base = (f: string) => f.split('/').pop() as string;
-  const droppedDuplicates: Record<string, number> = {};
-  const overriddenByDated: Record<string, number> = {};
+  const droppedDuplicates = emptyRecord<number>();
+  const overriddenByDated = emptyRecord<number>();
   const perFile = new Map<string, Set<string>>();
   const kept = new Map<string, SampleRow>();
   const ordered = [...rows].sort((a, b) => Number(b.dated) - Number(a.dated));
@@ -254,12 +256,12 @@ export function combineChainDay(day: string, rows: readonly SampleRow[]): {
     let seen = perFile.get(r.file);
     if (!seen) perFile.set(r.file, (seen = new Set()));
     if (seen.has(key)) {
-      droppedDuplicates[base(r.file)] = (droppedDuplicates[base(r.file)] ?? 0) + 1;
+      countInto(droppedDuplicates, base(r.file));
       continue;
     }
     seen.add(key);
     if (kept.has(key)) {
-      overriddenByDated[base(r.file)] = (overriddenByDated[base(r.file)] ?? 0) + 1;
+      countInto(overriddenByDated, base(r.file));
       continue;
     }
     kept.set(key, r);
@@ -361,8 +363,8 @@ export async function importSamples(pool: pg.Pool, paths: SourcePaths, opts: { p
       if (o) throw new ImportError(o.file, sourceDetail(e as ObservationError), o.line);
       throw e;
     }
-    const read: Record<string, number> = {};
-    for (const r of rows) read[r.file.split('/').pop() as string] = (read[r.file.split('/').pop() as string] ?? 0) + 1;
+    const read = emptyRecord<number>();
+    for (const r of rows) countInto(read, r.file.split('/').pop() as string);
     report[chain] = {
       day: full.day,
       read,

@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import type pg from 'pg';
 import { z } from 'zod';
+import { countInto, emptyRecord } from '../../src/domain/dictionary.js';
 import { placeStore, type UrbanCore } from '../../src/domain/places.js';
 import { upsertStores, type StoreInput, type UpsertStoresResult } from '../ingest/stores.js';
 import { ImportError, readCsvFile, type SourcePaths } from './sources.js';
@@ -36,7 +37,8 @@ function coord(file: string, line: number, v: string, what: string): number {
   return n;
 }
 
-const SALES_ORG_REGION: Readonly<Record<string, string>> = { '5000': 'NI', '12': 'SI' };
+/** `salesOrgId` (the file's text) → region code; a Map, so no text finds Object.prototype's keys. */
+const SALES_ORG_REGION: ReadonlyMap<string, string> = new Map([['5000', 'NI'], ['12', 'SI']]);
 
 const paknsaveJson = z.object({
   stores: z.array(
@@ -67,7 +69,7 @@ export function readPaknsaveStores(file: string): ListedStore[] {
   if (!r.success) throw new ImportError(file, r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   return r.data.stores.map((s, i) => {
     if (s.banner !== 'PNS') throw new ImportError(file, `stores[${i}] (${s.name}) has banner "${s.banner}", not PNS`);
-    const region = SALES_ORG_REGION[s.salesOrgId];
+    const region = SALES_ORG_REGION.get(s.salesOrgId);
     if (!region) throw new ImportError(file, `stores[${i}] (${s.name}) has unknown salesOrgId "${s.salesOrgId}" (5000 = NI, 12 = SI)`);
     return {
       retailer: 'paknsave',
@@ -142,6 +144,6 @@ export async function importStores(pool: pg.Pool, paths: SourcePaths): Promise<S
   const stores = placeStores(listed, cores);
   const result = await upsertStores(pool, stores);
   const count = (key: (s: StoreInput) => string) =>
-    stores.reduce<Record<string, number>>((acc, s) => ((acc[key(s)] = (acc[key(s)] ?? 0) + 1), acc), {});
+    stores.reduce((acc, s) => (countInto(acc, key(s)), acc), emptyRecord<number>());
   return { ...result, read: count((s) => s.retailer), urban: count((s) => String(s.urban)) };
 }

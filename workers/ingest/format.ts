@@ -32,7 +32,13 @@
  * unknown one is refused (with the known column it resembles, for a likely misspelling), and
  * `day`, `retailer`, `external_id`, `price` must be present. No text may contain a NUL byte.
  * Errors name the file, line and column: `observations.csv line 4, column price: "1e3" is not
- * integer cents (write digits only, e.g. 349)`.
+ * integer cents (write digits only, e.g. 349)`. A message repeats a file's text only as a short
+ * excerpt ({@link MAX_SHOWN_CHARS}; issue 29).
+ *
+ * Files: an empty file (0 bytes) is refused. A CSV file's header line is found in a bounded prefix
+ * of the file and refused when longer than {@link MAX_HEADER_LINE_BYTES}, before any column is
+ * compared, so a file whose first line is megabytes long costs nothing (it took 38 s and 1.2 GB
+ * per megabyte, comparing the whole line with every column; 20 MB crashed the process).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -55,8 +61,38 @@ const KNOWN = new Set<string>(OBSERVATION_COLUMNS);
 /** Largest amount in cents the format accepts ($1M). */
 export const MAX_CENTS = 100_000_000;
 
+/**
+ * Longest text of a file that a message repeats whole, in characters; a longer one is shown as its
+ * first {@link EXCERPT_CHARS} characters, an ellipsis and its length.
+ */
+export const MAX_SHOWN_CHARS = 60;
+/** Characters of a long text that a message shows. */
+const EXCERPT_CHARS = 40;
+
+/** `text`, or its excerpt when longer than {@link MAX_SHOWN_CHARS}: `abcd… (1048576 characters)`. */
+export function excerpt(text: string): string {
+  return text.length <= MAX_SHOWN_CHARS ? text : `${text.slice(0, EXCERPT_CHARS)}… (${text.length} characters)`;
+}
+
+/** `"text"` in double quotes, or its excerpt when long: `"abcd…" (1048576 characters)`. */
+export function quoted(text: string): string {
+  return text.length <= MAX_SHOWN_CHARS ? `"${text}"` : `"${text.slice(0, EXCERPT_CHARS)}…" (${text.length} characters)`;
+}
+
 const isMissing = (v: unknown) => v === '' || v === undefined || v === null;
-const shown = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+/** A value as a message shows it: JSON for text and objects, cut to an excerpt when long. */
+function shown(v: unknown): string {
+  if (typeof v === 'string') return v.length <= MAX_SHOWN_CHARS ? JSON.stringify(v) : `${JSON.stringify(v.slice(0, EXCERPT_CHARS))}… (${v.length} characters)`;
+  if (typeof v !== 'object' || v === null) return String(v);
+  let text: string;
+  try {
+    text = JSON.stringify(v);
+  } catch {
+    return '(a value nested too deep to show)';
+  }
+  return text.length <= MAX_SHOWN_CHARS ? text : `${text.slice(0, EXCERPT_CHARS)}… (${text.length} characters of JSON)`;
+}
 
 /** A whole number ≥ 0 under the strict grammar (module doc), or undefined when malformed. */
 function wholeNumber(v: unknown): number | undefined {
@@ -252,7 +288,9 @@ export class ObservationError extends ExpectedError {
     const file = place.file ?? null;
     const column = place.column ?? null;
     const at = [file, line === null ? null : `line ${line}`].filter((x) => x !== null).join(' ');
-    const where = column === null ? at : at === '' ? `column ${column}` : `${at}, column ${column}`;
+    // An unknown column is a file's text: named by an excerpt when long.
+    const named = column === null ? null : excerpt(column);
+    const where = named === null ? at : at === '' ? `column ${named}` : `${at}, column ${named}`;
     super(where === '' ? detail : `${where}: ${detail}`);
     this.file = file;
     this.column = column;
@@ -273,12 +311,18 @@ function editDistance(a: string, b: string): number {
   return d[a.length][b.length];
 }
 
+/** Longest column name that can resemble a known one: the longest known column and two edits. */
+const MAX_RESEMBLING = Math.max(...OBSERVATION_COLUMNS.map((c) => c.length)) + 2;
+
 /**
  * The known column that `name` most likely misspells (case, spaces and hyphens ignored; at most two
- * edits, one for names of up to four letters), or null.
+ * edits, one for names of up to four letters), or null. A name longer than any known column plus
+ * two edits resembles none, and is not compared (the distance costs its length times each column's).
  */
 export function resembledColumn(name: string): string | null {
+  if (name.length > 4 * MAX_RESEMBLING) return null; // spaces around a name are ignored, megabytes are not
   const n = name.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  if (n.length > MAX_RESEMBLING) return null;
   let best: string | null = null;
   let bestD = Infinity;
   for (const c of OBSERVATION_COLUMNS) {
@@ -288,11 +332,17 @@ export function resembledColumn(name: string): string | null {
   return bestD <= (n.length <= 4 ? 1 : 2) ? best : null;
 }
 
-/** "unknown column "prcie" (did you mean "price"?)". */
+/** "unknown column "prcie" (did you mean "price"?)" (a long name as an excerpt). */
 function unknownColumn(name: string): string {
   const like = resembledColumn(name);
-  return `unknown column ${JSON.stringify(name)}${like ? ` (did you mean "${like}"?)` : ''}`;
+  return `unknown column ${shown(name)}${like ? ` (did you mean "${like}"?)` : ''}`;
 }
+
+/** Problems of one kind a header refusal names before it counts the rest. */
+const MAX_HEADER_PROBLEMS = 5;
+
+/** The columns and where they are documented, the tail of every header refusal. */
+const COLUMNS_HINT = `(the columns are ${OBSERVATION_COLUMNS.join(', ')}; docs/ingest.md "Observation format")`;
 
 /**
  * Checks a CSV header: only known columns, each once, and every required one.
@@ -301,21 +351,21 @@ function unknownColumn(name: string): string {
 export function checkHeader(columns: readonly string[], file: string | null = null): void {
   const problems: string[] = [];
   const seen = new Set<string>();
+  let more = 0;
   for (const c of columns) {
-    if (!KNOWN.has(c)) problems.push(unknownColumn(c));
-    else if (seen.has(c)) problems.push(`column "${c}" appears twice`);
+    const problem = !KNOWN.has(c) ? unknownColumn(c) : seen.has(c) ? `column "${c}" appears twice` : null;
     seen.add(c);
+    if (problem === null) continue;
+    if (problems.length < MAX_HEADER_PROBLEMS) problems.push(problem);
+    else more += 1;
   }
+  if (more) problems.push(`${more} more unknown or repeated column${more > 1 ? 's' : ''}`);
   const missing = REQUIRED_COLUMNS.filter((c) => !seen.has(c));
   if (missing.length) problems.push(`missing required column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')}`);
   if (problems.length === 0) return;
   const unknown = columns.filter((c) => !KNOWN.has(c));
   const column = unknown.length === 1 && missing.length === 0 ? unknown[0] : null;
-  throw new ObservationError(
-    `bad header: ${problems.join('; ')} (the columns are ${OBSERVATION_COLUMNS.join(', ')}; docs/ingest.md "Observation format")`,
-    1,
-    { file, column },
-  );
+  throw new ObservationError(`bad header: ${problems.join('; ')} ${COLUMNS_HINT}`, 1, { file, column });
 }
 
 /** `isDay` of the last day string seen: a file holds few distinct days, so the calendar check runs once per day. */
@@ -433,12 +483,76 @@ export function validateObservation(raw: RawRecord): Observation {
 }
 
 /**
+ * Longest CSV header line accepted, in bytes (a byte-order mark and the line end not counted). The
+ * header of every column is 200 bytes; a first line longer than this is no header, and it is
+ * refused before any column is compared with it.
+ */
+export const MAX_HEADER_LINE_BYTES = 8 * 1024;
+
+/** Bytes read from the start of a CSV file to find its header line: room for the longest header, a BOM and some empty lines before it. */
+const HEADER_PREFIX_BYTES = 2 * MAX_HEADER_LINE_BYTES;
+
+/** The refusal of an empty file. */
+const EMPTY_FILE = 'empty file (0 bytes): nothing to ingest (docs/ingest.md "Observation format")';
+
+/**
+ * Reads at most {@link HEADER_PREFIX_BYTES} from the start of `file`, and its size.
+ * @throws ObservationError when the file is empty (0 bytes).
+ */
+async function readStart(file: string, name: string): Promise<{ prefix: Buffer; whole: boolean }> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) throw new ObservationError(EMPTY_FILE, null, { file: name });
+    const buffer = Buffer.alloc(Math.min(size, HEADER_PREFIX_BYTES));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return { prefix: buffer.subarray(0, bytesRead), whole: bytesRead >= size };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Checks the start of a CSV file without reading the rest: not empty, a header row, and a header
+ * line of at most {@link MAX_HEADER_LINE_BYTES} (the columns themselves are checked by
+ * {@link checkHeader} once the parser has read that line).
+ * @throws ObservationError (line of the header) for an empty file, a file of empty lines only or
+ *   a first line too long to be a header; the message shows only the line's first characters.
+ */
+async function checkCsvStart(file: string, name: string): Promise<void> {
+  const { prefix, whole } = await readStart(file, name);
+  let start = prefix[0] === 0xef && prefix[1] === 0xbb && prefix[2] === 0xbf ? 3 : 0;
+  let line = 1;
+  // Empty lines before the header (the parser skips them too).
+  while (start < prefix.length && (prefix[start] === 0x0a || prefix[start] === 0x0d)) {
+    if (prefix[start] === 0x0a) line += 1;
+    start += 1;
+  }
+  if (start === prefix.length && whole) {
+    throw new ObservationError(`bad header: no header row, the file holds only empty lines ${COLUMNS_HINT}`, 1, { file: name });
+  }
+  const newline = prefix.indexOf(0x0a, start);
+  const end = newline !== -1 ? newline : whole ? prefix.length : -1;
+  const length = end === -1 ? Infinity : end - start - (prefix[end - 1] === 0x0d ? 1 : 0);
+  if (length > MAX_HEADER_LINE_BYTES) {
+    const begins = prefix.subarray(start, start + 4 * EXCERPT_CHARS).toString('utf8').slice(0, EXCERPT_CHARS);
+    throw new ObservationError(
+      `bad header: the header line is longer than ${MAX_HEADER_LINE_BYTES} bytes (it begins ${JSON.stringify(begins)}…) ${COLUMNS_HINT}`,
+      line,
+      { file: name },
+    );
+  }
+}
+
+/**
  * Streams the records of a CSV file (header row gives column names, checked by {@link checkHeader})
- * with their line numbers.
- * @throws ObservationError for a bad header or malformed CSV (file and line named).
+ * with their line numbers. The start of the file is checked first ({@link checkCsvStart}).
+ * @throws ObservationError for an empty file, a bad or overlong header or malformed CSV (file and
+ *   line named).
  */
 export async function* readCsv(file: string): AsyncGenerator<RawRecord> {
   const name = path.basename(file);
+  await checkCsvStart(file, name);
   const parser = fs.createReadStream(file).pipe(
     parse({
       columns: (header: string[]) => {
@@ -458,7 +572,9 @@ export async function* readCsv(file: string): AsyncGenerator<RawRecord> {
   } catch (e) {
     if (e instanceof ObservationError) throw e;
     const err = e as { lines?: number; message: string };
-    throw new ObservationError(`malformed CSV: ${err.message}`, err.lines ?? null, { file: name });
+    // The parser's message may quote a whole field: cut to a few lines' worth.
+    const message = err.message.length > 300 ? `${err.message.slice(0, 300)}…` : err.message;
+    throw new ObservationError(`malformed CSV: ${message}`, err.lines ?? null, { file: name });
   }
 }
 
@@ -497,15 +613,19 @@ function looseNumbers(text: string): Map<string, string> {
  * checked with each record ({@link validateObservation}). A number value that is not written as
  * plain digits (`349.0`, `3.49e2`) is passed on as its source text, so that the strict grammar
  * refuses it as it would in CSV.
- * @throws ObservationError for a line that is not a JSON object (file and line named).
+ * @throws ObservationError for an empty file or one of blank lines only, or a line that is not a
+ *   JSON object (file and line named).
  */
 export async function* readNdjson(file: string): AsyncGenerator<RawRecord> {
   const name = path.basename(file);
+  await readStart(file, name);
   const rl = readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity });
   let line = 0;
+  let records = 0;
   for await (const text of rl) {
     line += 1;
     if (text.trim() === '') continue;
+    records += 1;
     let record: unknown;
     try {
       record = JSON.parse(text);
@@ -519,6 +639,7 @@ export async function* readNdjson(file: string): AsyncGenerator<RawRecord> {
     }
     yield { line, record, file: name };
   }
+  if (records === 0) throw new ObservationError('no observations: the file holds only blank lines (docs/ingest.md "Observation format")', null, { file: name });
 }
 
 /** Reads a file by extension: `.csv` or `.ndjson`/`.jsonl`. @throws ObservationError otherwise. */

@@ -42,7 +42,7 @@ import type { CollectionMode } from '../../src/domain/spans.js';
 import { nationalCoveredDay, spanToSql, storeCoveredDay } from '../../src/services/span-sql.js';
 import { gtinKey } from '../../src/domain/matching.js';
 import { isDay, isFutureDay, nzToday } from '../../src/domain/days.js';
-import { validateObservation, ObservationError, type RawRecord } from './format.js';
+import { excerpt, quoted, validateObservation, ObservationError, type RawRecord } from './format.js';
 import { makeProgress } from '../progress.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { lockSession, unlockSession } from '../../src/db/locks.js';
@@ -248,10 +248,11 @@ async function* copyLines(
 /** Throws the first reference problem noted while staging, in the order the checks have always run. */
 function throwReferenceProblems(problems: ReferenceProblems, file: string | null): void {
   const p = problems;
-  if (p.unknownRetailer) throw new ObservationError(`unknown retailer "${p.unknownRetailer.retailer}"`, p.unknownRetailer.line, { file });
+  // A file's text is repeated as an excerpt at most (format.ts quoted).
+  if (p.unknownRetailer) throw new ObservationError(`unknown retailer ${quoted(p.unknownRetailer.retailer)}`, p.unknownRetailer.line, { file });
   if (p.nationalOnly) throw new ObservationError(`${p.nationalOnly.retailer} has national prices only: leave store empty`, p.nationalOnly.line, { file });
   if (p.unknownStore) {
-    throw new ObservationError(`unknown store "${p.unknownStore.store}" of ${p.unknownStore.retailer} (import the store list first)`, p.unknownStore.line, { file });
+    throw new ObservationError(`unknown store ${quoted(p.unknownStore.store)} of ${p.unknownStore.retailer} (import the store list first)`, p.unknownStore.line, { file });
   }
 }
 
@@ -318,7 +319,7 @@ export async function ingest(
       if ((e as { code?: string }).code !== '23505') throw e;
       await fail(client, file(), `SELECT max(s.line) AS line, s.external_id, st.external_id AS store, s.day::text FROM stg s
         LEFT JOIN store st ON st.id = s.store_id GROUP BY s.day, s.store_id, st.external_id, s.listing_id, s.external_id HAVING count(*) > 1 ORDER BY 1 LIMIT 1`, [],
-        (r) => `duplicate observation of ${r.external_id} at store "${r.store ?? ''}" on ${r.day}`);
+        (r) => `duplicate observation of ${excerpt(String(r.external_id))} at store ${quoted(String(r.store ?? ''))} on ${r.day}`);
       throw e;
     }
     await client.query('ANALYZE stg');
