@@ -11,7 +11,8 @@
  * (src/domain/shelves.ts shelfOfKind). Per chain, the best of its current listings; the best chain,
  * per-unit price in the leaf shelf's compare unit and biggest discount: src/domain/shelf-products.ts.
  * `stores` (the `popular` tie-break after chains) counts active, collected stores with an open store
- * span of any of its available listings.
+ * span of any of its current offers (the same listings its offers come from: a listing whose
+ * national span closed counts no stores either).
  *
  * Diff-written: rows no longer current are deleted, new or changed rows written, equal rows left
  * alone (a rebuild with nothing changed writes nothing). `shelf_count` gets every shelf's products
@@ -168,7 +169,9 @@ export async function buildShelves(client: pg.PoolClient): Promise<ShelvesReport
       await client.query<{ k: string; n: number }>(
         `SELECT CASE WHEN l.product_id IS NULL THEN 'l' || l.id ELSE 'p' || l.product_id END AS k, count(DISTINCT sp.store_id)::int AS n
            FROM store_price_span sp JOIN store st ON st.id = sp.store_id JOIN listing l ON l.id = sp.listing_id
-          WHERE ${CURRENT_STORE_SPAN} AND l.available
+           JOIN national_price_span s ON s.listing_id = l.id AND s.last_day IS NULL
+           JOIN retailer r ON r.id = l.retailer_id
+          WHERE ${CURRENT_STORE_SPAN} AND l.available AND ${currentSpanSql('s', 'r', 'national')}
           GROUP BY 1`,
       )
     ).rows.map((r) => [r.k, r.n]),
