@@ -133,7 +133,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /** The HTTP status for an `extensions.code`, or null when the code is unknown or absent. */
 export function statusForCode(code: unknown): number | null {
-  return typeof code === 'string' && code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : null;
+  return typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code) ? ERROR_STATUS[code as ErrorCode] : null;
 }
 
 /**

@@ -27,6 +27,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { publicBaseUrl, type Env } from '../../src/env.js';
+import { describeFailure } from '../../src/db/embedded.js';
 import { RETRY_AFTER_SECONDS } from '../../src/errors.js';
 import { errorBody, type Executor } from '../execute.js';
 import type { MetaDocuments } from '../meta/index.js';
@@ -66,7 +67,7 @@ export async function registerMcp(app: FastifyInstance, opts: McpOptions): Promi
     // An outage is the database's state, not a bug here: a warning with its one-line reason, no stack.
     onFailure: (op, cause, status) =>
       status === 503
-        ? app.log.warn({ operation: op.name, reason: reasonOf(cause) }, 'database unavailable')
+        ? app.log.warn({ operation: op.name, reason: describeFailure(cause) }, 'database unavailable')
         : app.log.error({ err: cause, operation: op.name }, 'operation failed'),
   });
   const endpoint = createMcpEndpoint(factory, (err) => app.log.debug({ err }, 'mcp request rejected'));
@@ -116,12 +117,6 @@ const uncacheable = new WeakSet<FastifyRequest>();
 async function uncacheableOnSend(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   if (uncacheable.has(req)) reply.header('cache-control', 'no-store');
   return payload;
-}
-
-/** The one-line reason of an outage's cause, for the log. */
-function reasonOf(cause: unknown): string {
-  if (cause instanceof Error) return cause.message || cause.name;
-  return String(cause);
 }
 
 /**

@@ -3,6 +3,7 @@
  * path (`{id}` becomes Fastify's `:id`); path and query values go to the executor unparsed.
  */
 import type { FastifyInstance } from 'fastify';
+import { describeFailure } from '../../src/db/embedded.js';
 import type { Executor } from '../execute.js';
 import type { ResponseCache } from '../http/response-cache.js';
 import type { AnyOperation } from '../operation.js';
@@ -28,7 +29,8 @@ export function registerRestRoutes(app: FastifyInstance, run: Executor, ops: rea
         const outcome = cache ? await cache.respond(req, reply, op, input) : await run(op, input);
         if (outcome === null) return reply; // sent by the cache
         if (outcome.cause !== undefined) {
-          if (outcome.status === 503) req.log.warn({ err: outcome.cause, operation: op.name }, 'database unavailable');
+          // An outage is the database's state, not a bug: one line with its reason, no stack (as MCP logs it).
+          if (outcome.status === 503) req.log.warn({ operation: op.name, reason: describeFailure(outcome.cause) }, 'database unavailable');
           else req.log.error({ err: outcome.cause, operation: op.name }, 'operation failed');
         }
         if (outcome.headers) reply.headers(outcome.headers);

@@ -15,6 +15,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExecutor } from '../../facades/execute.js';
 import { registerMcp } from '../../facades/mcp/index.js';
+import { registerRestRoutes } from '../../facades/rest/routes.js';
 import type { MetaDocuments } from '../../facades/meta/index.js';
 import { operations } from '../../facades/operations.js';
 import { createServer } from '../../facades/server.js';
@@ -73,6 +74,7 @@ beforeAll(async () => {
   bare = Fastify({ loggerInstance: pino({ level: 'debug' }, lines) }) as unknown as FastifyInstance;
   const documents: MetaDocuments = { openapi: {}, openapiJson: '{}', openapiYaml: '', llmsTxt: '', llmsFullTxt: '', exportManifest: async () => null };
   await registerMcp(bare, { run: createExecutor({ pool, prisma }), operations, documents, env });
+  registerRestRoutes(bare, createExecutor({ pool, prisma }), operations);
   await bare.ready();
 });
 
@@ -108,6 +110,17 @@ describe('MCP tool calls while the database is unreachable', () => {
     logged = [];
     const r = await toolCall(bare, '2025-11-25', 'get_listing', { id: 1 });
     expect(r.body.result.structuredContent.error.status).toBe(503);
+    const outage = logged.filter((l) => l.msg === 'database unavailable');
+    expect(outage).toHaveLength(1);
+    expect(outage[0]).toMatchObject({ level: 40, operation: 'get_listing', reason: expect.any(String) });
+    expect(JSON.stringify(outage[0])).not.toMatch(/"stack"|\bat .*:\d+:\d+/);
+    expect(logged.filter((l) => l.level >= 50)).toEqual([]);
+  });
+
+  it('REST logs the outage the same way: warn, one-line reason, no stack', async () => {
+    logged = [];
+    const r = await bare.inject({ url: '/api/v1/listings/1' });
+    expect(r.statusCode).toBe(503);
     const outage = logged.filter((l) => l.msg === 'database unavailable');
     expect(outage).toHaveLength(1);
     expect(outage[0]).toMatchObject({ level: 40, operation: 'get_listing', reason: expect.any(String) });
