@@ -40,7 +40,11 @@ async function main(): Promise<void> {
     statementTimeoutMs: env.API_STATEMENT_TIMEOUT_MS,
     supervise: { log: log.child({ component: 'embedded-postgres' }) },
   });
-  if (db.embedded) log.info(db.embedded, db.embedded.owned ? 'embedded PostgreSQL started' : 'embedded PostgreSQL already running: attached to it');
+  if (db.embedded) {
+    // `postgresPid`, not `pid`: the log line's own `pid` is this process's.
+    const { pid: postgresPid, ...server } = db.embedded;
+    log.info({ ...server, postgresPid }, db.embedded.owned ? 'embedded PostgreSQL started' : 'embedded PostgreSQL already running: attached to it');
+  }
   log.info({ role: db.role, ...db.timeouts }, 'database time bounds (ms)');
 
   const app = await createServer({ db, env });
