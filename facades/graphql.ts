@@ -16,6 +16,8 @@
  *   message and `extensions.code`;
  * - a database outage (src/errors.ts isDatabaseUnavailable) is not masked as unexpected: it is an
  *   UNAVAILABLE error and the response is HTTP 503 with `Retry-After` (no-store, see server.ts);
+ * - load: executions run in the `graphql` concurrency family (facades/concurrency.ts); one refused
+ *   (too many waiting, or waited too long) is answered the same way, UNAVAILABLE with HTTP 503;
  * - a malformed connection argument (a cursor Pothos cannot read: PothosValidationError) is the
  *   caller's BAD_REQUEST, not an unexpected error;
  * - automatic persisted queries (graphql/apq.ts): register a query by its sha256 hash, then send
@@ -30,6 +32,7 @@ import { createContext, type ContextSource } from '../src/context.js';
 import type { Env } from '../src/env.js';
 import { isDatabaseUnavailable, Unavailable } from '../src/errors.js';
 import { schema } from '../src/graph/index.js';
+import { concurrencyPlugin, type ConcurrencyLimiter } from './concurrency.js';
 import { errorBody, UNAVAILABLE_MESSAGE } from './execute.js';
 import { apqPlugin } from './graphql/apq.js';
 import { jsonDepthPlugin } from './graphql/depth.js';
@@ -48,6 +51,8 @@ const REFUSALS: Readonly<Record<number, string>> = {
 export interface GraphqlOptions {
   db: ContextSource;
   env: Readonly<Env>;
+  /** Bounds every execution in the `graphql` family (facades/concurrency.ts); none when null or absent. */
+  limiter?: ConcurrencyLimiter | null;
 }
 
 /** Whether `error` is an expected, coded error of the read API (shown as is, never masked). */
@@ -98,7 +103,7 @@ export function maskGraphqlError(error: unknown, message: string, development = 
 }
 
 /** Registers GET and POST /graphql on `app`. */
-export function registerGraphql(app: FastifyInstance, { db, env }: GraphqlOptions): void {
+export function registerGraphql(app: FastifyInstance, { db, env, limiter }: GraphqlOptions): void {
   const production = env.NODE_ENV === 'production';
   const development = env.NODE_ENV === 'development';
   const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }>({
@@ -111,7 +116,15 @@ export function registerGraphql(app: FastifyInstance, { db, env }: GraphqlOption
     cors: false, // @fastify/cors answers for every route
     maskedErrors: { isDev: development, maskError: maskGraphqlError },
     // The depth check first: every later plugin may read variables and extensions.
-    plugins: [jsonDepthPlugin(), apqPlugin(), armorPlugin({ production }), fieldLimitsPlugin(), textArgumentsPlugin()],
+    // The concurrency bound last: it wraps the execution alone, after every check has passed.
+    plugins: [
+      jsonDepthPlugin(),
+      apqPlugin(),
+      armorPlugin({ production }),
+      fieldLimitsPlugin(),
+      textArgumentsPlugin(),
+      ...(limiter ? [concurrencyPlugin(limiter)] : []),
+    ],
     context: () => createContext(db),
     logging: {
       debug: (...args) => args.forEach((a) => app.log.debug(a)),

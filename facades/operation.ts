@@ -15,6 +15,18 @@ import { MAX_INT } from '../src/domain/limits.js';
 export const MAX_ID = MAX_INT;
 
 
+/**
+ * How much an operation costs the database, for the concurrency bounds of facades/concurrency.ts
+ * (each family runs a few requests at once, well below the pool's ten connections):
+ * - `search`: ranked text search over the catalogue (search_products, search_listings, suggest);
+ *   a new `q` each time, so the response cache rarely helps;
+ * - `heavy`: the operations that scan most — comparisons and levels across chains, the basket,
+ *   shopping lists, a store's listings, browsing a shelf or a chain, deals, the chains' counts
+ *   (about 100 ms to 2 s each uncached on the national SYNTHETIC panel, docs/benchmarks.md);
+ * - `light`: the rest, key lookups and small views (a few to tens of ms there).
+ */
+export type OperationFamily = 'light' | 'search' | 'heavy';
+
 /** The name of a persisted document (one per file in schema/operations/). */
 export type DocumentName = keyof OperationTypes;
 
@@ -48,6 +60,8 @@ interface OperationBase<N extends string, P extends z.ZodType, R extends z.ZodTy
   /** Further rules for documentation (Markdown): ordering, empty results, edge cases. */
   description?: string;
   method: 'GET';
+  /** Its concurrency family (see {@link OperationFamily}). */
+  family: OperationFamily;
   /** Absolute path, parameters in braces as in the contract: `/api/v1/listings/{id}`. */
   path: string;
   /** Parameters from path and query, coerced from strings, with defaults and bounds. */

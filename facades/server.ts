@@ -29,6 +29,10 @@
  * and written again without GraphQL or SQL; the hooks above apply to hits as to misses. The same
  * version gives /api/v1/* answers their `Last-Modified` (facades/http/caching.ts), cache on or off.
  *
+ * Load (facades/concurrency.ts; CONCURRENCY_*): each operation family (search, heavy, light) and
+ * ad-hoc /graphql runs a few requests at once and queues a bounded number; past the queue or the
+ * wait bound, 503 with `Retry-After`. Cached answers never wait.
+ *
  * Timeouts (src/env.ts HTTP_*): headers, whole request, keep-alive and socket inactivity are
  * bounded, so a slow-loris client cannot hold a connection open.
  */
@@ -40,6 +44,7 @@ import type { ContextSource } from '../src/context.js';
 import { publicBaseUrl, type Env } from '../src/env.js';
 import { isClientDisconnect, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../src/errors.js';
 import { createSearchBackend } from '../src/search/index.js';
+import { concurrencyOptions, createConcurrencyLimiter } from './concurrency.js';
 import { createExecutor, errorBody, prepareDocuments, UNAVAILABLE_MESSAGE, type Executor } from './execute.js';
 import { registerGraphql } from './graphql.js';
 import { lastModifiedOf, registerCaching } from './http/caching.js';
@@ -265,15 +270,21 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   app.addHook('onClose', async () => source.search?.close());
   const run = createExecutor(source);
   const documents = buildMetaDocuments(operations, publicBaseUrl(env), () => exportManifest(run));
-  const cache = await openResponseCache(app, { run, watch, maxBytes: env.CACHE_MAX_BYTES });
-  registerRestRoutes(app, run, operations, cache);
+  // Bounded concurrency per operation family (facades/concurrency.ts) around the executor that
+  // really runs: the response cache calls it on a miss only, so a hit never waits.
+  const limits = concurrencyOptions(env);
+  const limiter = limits && createConcurrencyLimiter(limits);
+  const limited = limiter ? limiter.executor(run) : run;
+  app.decorate('concurrency', limiter);
+  const cache = await openResponseCache(app, { run: limited, watch, maxBytes: env.CACHE_MAX_BYTES });
+  registerRestRoutes(app, limited, operations, cache);
   await registerExportFiles(app, env.EXPORT_DIR);
   await registerImageFiles(app, env.IMAGE_DIR);
   registerMeta(app, documents);
   // The pages for a browser: / (or a JSON index), /docs, /dashboard, and their assets (no CDN).
   await registerPages(app, { documents, baseUrl: publicBaseUrl(env), exportDir: env.EXPORT_DIR });
-  registerGraphql(app, { db: source, env });
-  await registerMcp(app, { run: cache ? cache.executor(run) : run, operations, documents, env });
+  registerGraphql(app, { db: source, env, limiter });
+  await registerMcp(app, { run: cache ? cache.executor(limited) : limited, operations, documents, env });
   // POST /mcp answers GET, PUT, PATCH and DELETE 405 itself: it serves POST alone.
   methods.addMethodNotAllowed(new Map([[MCP_PATH, ['POST']]]));
 

@@ -109,6 +109,20 @@ const schema = z.object({
    * 0.5 s later when the server answers nothing). Past it a request answers 503.
    */
   API_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(3_000),
+  /**
+   * Requests run at once per operation family (facades/concurrency.ts; the pool has 10
+   * connections): search, heavy, light (families of the registry), and ad-hoc /graphql.
+   */
+  CONCURRENCY_SEARCH: z.coerce.number().int().min(1).max(1000).default(3),
+  CONCURRENCY_HEAVY: z.coerce.number().int().min(1).max(1000).default(2),
+  CONCURRENCY_LIGHT: z.coerce.number().int().min(1).max(1000).default(6),
+  CONCURRENCY_GRAPHQL: z.coerce.number().int().min(1).max(1000).default(2),
+  /** Requests that may wait per family; one more is answered 503 at once. */
+  CONCURRENCY_QUEUE: z.coerce.number().int().min(0).max(100_000).default(64),
+  /** Longest wait for a family's slot, ms; 503 past it (`Retry-After`: this in whole seconds). */
+  CONCURRENCY_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(1_000),
+  /** `off` lifts the bounds above (every request runs at once, as before issue 29 item 3). */
+  CONCURRENCY_LIMITS: z.enum(['on', 'off']).default('on').transform((v) => v === 'on'),
   /** Longest statement of the worker process and the CLI, ms (one hour by default). */
   WORKER_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(3_600_000),
   /**

@@ -35,7 +35,7 @@ import type { AnyOperation } from '../operation.js';
 import { MAX_BODY_BYTES } from './batch.js';
 import { createMcpEndpoint, type BatchAdmission, type McpEndpoint } from './http.js';
 import { createServerFactory } from './server.js';
-import { toolStatuses } from './tools.js';
+import { toolStatuses, type ToolAnswer } from './tools.js';
 
 /** What {@link registerMcp} needs. */
 export interface McpOptions {
@@ -121,15 +121,17 @@ async function uncacheableOnSend(req: FastifyRequest, reply: FastifyReply, paylo
 
 /**
  * Runs one exchange through `endpoint` and sends its answer through Fastify (hooks included). A
- * tool call answered 503 inside the JSON-RPC result (a database outage: `isError: true` with the
- * Error body, see docs/http.md "MCP") makes the HTTP answer `no-store` with `Retry-After`; any
- * other tool error but 400 and 404 makes it `no-store`.
+ * tool call answered 503 inside the JSON-RPC result (a database outage, or a refusal under load:
+ * `isError: true` with the Error body, see docs/http.md "MCP") makes the HTTP answer `no-store`
+ * with `Retry-After` (the longest asked); any other tool error but 400 and 404 makes it `no-store`.
  */
 async function serve(endpoint: McpEndpoint, req: FastifyRequest, reply: FastifyReply, admit?: BatchAdmission): Promise<FastifyReply> {
-  const statuses: number[] = [];
-  const response = await toolStatuses.run(statuses, () => endpoint.handle(toWebRequest(req, reply), admit));
-  if (statuses.some((s) => !CACHEABLE_TOOL_STATUSES.has(s))) uncacheable.add(req);
-  if (statuses.includes(503)) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  const answers: ToolAnswer[] = [];
+  const response = await toolStatuses.run(answers, () => endpoint.handle(toWebRequest(req, reply), admit));
+  if (answers.some((a) => !CACHEABLE_TOOL_STATUSES.has(a.status))) uncacheable.add(req);
+  // The longest wait any 503 asked for: an outage's, or a refusal under load's (facades/concurrency.ts).
+  const waits = answers.filter((a) => a.status === 503).map((a) => Number(a.retryAfter ?? RETRY_AFTER_SECONDS));
+  if (waits.length) reply.header('retry-after', String(Math.max(...waits)));
   reply.code(response.status);
   response.headers.forEach((value, name) => {
     if (name !== 'content-length' && name !== 'mcp-session-id') reply.header(name, value);

@@ -108,19 +108,26 @@ export function toolDefinitions(ops: readonly AnyOperation[]): ToolDefinition[] 
   });
 }
 
+/** One tool call's answer as HTTP would have said it: its status and `Retry-After` (a 503's). */
+export interface ToolAnswer {
+  status: number;
+  /** The outcome's `Retry-After`, seconds (an outage's or a refusal under load's). */
+  retryAfter?: string;
+}
+
 /**
- * The HTTP statuses of the tool calls answered in one exchange, in order: the POST /mcp route runs
- * the exchange inside `toolStatuses.run([], …)` and reads them afterwards to choose the response's
- * caching headers (facades/mcp/index.ts). Outside such a run nothing is recorded.
+ * The answers of the tool calls of one exchange, in order: the POST /mcp route runs the exchange
+ * inside `toolStatuses.run([], …)` and reads them afterwards to choose the response's caching and
+ * `Retry-After` headers (facades/mcp/index.ts). Outside such a run nothing is recorded.
  */
-export const toolStatuses = new AsyncLocalStorage<number[]>();
+export const toolStatuses = new AsyncLocalStorage<ToolAnswer[]>();
 
 /**
  * Registers every tool of `tools` on `server`, annotated {@link READ_ONLY}. A call runs
  * `run(op, arguments)`; a 200 outcome becomes `{ structuredContent: body, content: [text] }` with
  * `text` = `JSON.stringify(body)` (what REST sends), any other outcome (400 bad parameter, 404
  * unknown thing, 503, 500) a tool error (`isError: true`) carrying the contract Error body the same
- * two ways. The outcome's status is recorded in {@link toolStatuses}. `onFailure` receives the
+ * two ways. The outcome's status (and `Retry-After`) is recorded in {@link toolStatuses}. `onFailure` receives the
  * error behind a 500 or a 503 with its status (for logging; never sent). Never throws for bad input.
  */
 export function registerTools(
@@ -135,7 +142,8 @@ export function registerTools(
       { description, inputSchema, ...(outputSchema && { outputSchema }), annotations: { ...READ_ONLY } },
       async (args: unknown) => {
         const outcome = await run(op, isRecord(args) ? args : {});
-        toolStatuses.getStore()?.push(outcome.status);
+        const retryAfter = outcome.headers?.['Retry-After'];
+        toolStatuses.getStore()?.push({ status: outcome.status, ...(retryAfter !== undefined && { retryAfter }) });
         if (outcome.cause !== undefined) onFailure?.(op, outcome.cause, outcome.status);
         const text = typeof outcome.body === 'string' ? outcome.body : JSON.stringify(outcome.body);
         return {

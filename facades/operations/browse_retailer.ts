@@ -42,6 +42,7 @@ export default defineOperation({
   name: 'browse_retailer',
   summary: "Walks a chain's own category tree: a category's child categories with their counts, and a page of its listings.",
   method: 'GET',
+  family: 'heavy',
   path: '/api/v1/retailers/{slug}/browse',
   description: [
     "The tree is built from each listing's `category_path` (the chain's own breadcrumb). Counted: the chain's listings still on its site at the last collection (`available`) that carry a category path; a listing counts at its own category and every category above it.",

@@ -57,6 +57,7 @@ export default defineOperation({
   name: 'browse_shelf',
   summary: 'One page of a shelf: every product on it or below it with a current offer, filtered, sorted and faceted server-side, with a true total.',
   method: 'GET',
+  family: 'heavy',
   path: '/api/v1/shelves/{slug}',
   description: [
     'A product is a linked product, or a listing not yet linked (`product_id` null), whose kind sits on the shelf or one below it, with at least one current offer (a listing on the site at its chain\'s last collection).',

@@ -14,6 +14,7 @@ export default defineOperation({
   name: 'check_special',
   summary: "Is this special real? A listing's current promotions against its own price history in the 90 days before each started.",
   method: 'GET',
+  family: 'light',
   path: '/api/v1/listings/{id}/special',
   description: [
     "For each current deal of the listing (special, member, multibuy), from the chain's national prices: the unit price on the promotion, the first day of its current unbroken run (`promo_since`), and over the 90 days before it the usual shelf price (in force on the most days without a special), the lowest price a shopper without a loyalty card paid (shelf or special), the lowest shelf price, observed days, and any shelf-price rise within 30 days before the promotion.",

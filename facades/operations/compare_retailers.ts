@@ -24,6 +24,7 @@ export default defineOperation({
   name: 'compare_retailers',
   summary: 'Each basket item priced at each chain from national medians, with weighted headline and group levels (1.0 = the cross-chain median).',
   method: 'GET',
+  family: 'heavy',
   path: '/api/v1/retailers/compare',
   description: [
     "An item's price at a chain is the median over the chain's listings matched to the item of their national price on the item's basis (per kg or litre when `per_unit`, else per pack), in cents: specials count, club prices do not.",

@@ -8,6 +8,7 @@ export default defineOperation({
   name: 'get_basket',
   summary: "The food-price index basket: the official Food Price Index items with weights, specifications, match words and latest relatives.",
   method: 'GET',
+  family: 'heavy',
   path: '/api/v1/basket',
   description: [
     'Active items by group id, then name. `weight` and `group_weight` are percent of the whole basket; `unit`, `qty_min` and `qty_max` are in g, ml or items.',

@@ -9,6 +9,7 @@ export default defineOperation({
   name: 'get_basket_item',
   summary: 'One food-price-index basket item with every listing currently matched to it and the price that counts.',
   method: 'GET',
+  family: 'light',
   path: '/api/v1/basket/{id}',
   description: [
     'Listings are every current match, ordered by retailer slug, then basis price (unpriced last), then listing id.',

@@ -16,6 +16,7 @@ export default defineOperation({
   name: 'get_data_status',
   summary: 'How old the data is: each chain\'s first and last collection day, last run, staleness, stores and listings seen, the days nothing was collected, and what is still being computed.',
   method: 'GET',
+  family: 'light',
   path: '/api/v1/status',
   description: [
     '`today` is today in New Zealand when answered. A chain is `stale` when its last collection day (`last_day`) is more than',

@@ -8,6 +8,7 @@ export default defineOperation({
   name: 'get_export_manifest',
   summary: 'The nightly bulk export: every file with its size, rows and SHA-256 (Zstd Parquet and gzipped CSV).',
   method: 'GET',
+  family: 'light',
   path: '/data/latest/manifest.json',
   description:
     'Lists the nightly exports `listings`, `stores`, `price_spans` (the full span history, national and store-level), `index_daily` and `basket`, each as Zstd Parquet (`<name>.parquet`) and gzipped CSV (`<name>.csv.gz`). ' +

@@ -29,6 +29,7 @@ export default defineOperation({
   name: 'get_index_daily',
   summary: 'Daily points of the food-price index, all food (group 0) or one basket group, oldest first.',
   method: 'GET',
+  family: 'light',
   path: '/api/v1/index/daily',
   description: [
     '`from` and `to` are New Zealand days written `YYYY-MM-DD`, both inclusive; `to` defaults to today in New Zealand and `from` to the same day a year before `to`.',

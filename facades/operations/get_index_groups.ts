@@ -9,6 +9,7 @@ export default defineOperation({
   name: 'get_index_groups',
   summary: 'All food and the basket groups of the food-price index as daily series over a window.',
   method: 'GET',
+  family: 'light',
   path: '/api/v1/index/groups',
   description: [
     "The window is the `days` calendar days ending at the index's last computed day (not today: the index follows the price data); `days[]` lists the computed days in it, oldest first (empty before the first computation).",

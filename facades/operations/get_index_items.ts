@@ -9,6 +9,7 @@ export default defineOperation({
   name: 'get_index_items',
   summary: "Each observable basket item's daily relative price and listing count over a window.",
   method: 'GET',
+  family: 'heavy',
   path: '/api/v1/index/items',
   description: [
     "The window is the `days` calendar days ending at the index's last computed day (not today); `days[]` lists the computed days in it, oldest first (empty before the first computation), and is the same as get_index_groups'.",

@@ -12,6 +12,7 @@ export default defineOperation({
   name: 'get_index_latest',
   summary: "The daily food-price index (a nowcast of Stats NZ's Food Price Index) on its last computed day: headline level and changes, coverage, groups, a 90-day sparkline.",
   method: 'GET',
+  family: 'light',
   path: '/api/v1/index/latest',
   description: [
     '`as_of` is the last day the index has computed, which follows the price data and may be well before today.',

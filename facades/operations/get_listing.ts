@@ -9,6 +9,7 @@ export default defineOperation({
   name: 'get_listing',
   summary: "One chain's listing with its current national price, every store's price today and a year of daily store spread.",
   method: 'GET',
+  family: 'light',
   path: '/api/v1/listings/{id}',
   description:
     '`stores` lists every store pricing it today, cheapest first; `stats` covers the last 365 days (an empty object when none). 404 when the listing is unknown.',

@@ -11,6 +11,7 @@ export default defineOperation({
   name: 'get_listing_history',
   summary: "A listing's price spans, oldest first: national (store 0) or at one store.",
   method: 'GET',
+  family: 'light',
   path: '/api/v1/listings/{id}/history',
   description:
     'Spans oldest first; span i runs from `from[i]` to `to[i]` inclusive at `price[i]` cents. `store` 0 is the national series (median across the chain\'s stores); a store id gives that store\'s exact history including store-only promotions. An unknown listing, or a store that never priced it, returns empty arrays (not 404).',

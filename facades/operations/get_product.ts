@@ -43,6 +43,7 @@ export default defineOperation({
   name: 'get_product',
   summary: 'One product linked across chains: its offers (available and cheapest first) and alternatives.',
   method: 'GET',
+  family: 'light',
   path: '/api/v1/products/{id}',
   description:
     'Offers: one per linked listing, available and cheapest first. Up to 16 alternatives, cheapest first, flagged when house brand. 404 when the product is unknown.',

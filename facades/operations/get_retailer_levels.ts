@@ -12,6 +12,7 @@ export default defineOperation({
   name: 'get_retailer_levels',
   summary: "Each chain's all-food price level (1.0 = the cross-chain median) for every day the index has run, over a window.",
   method: 'GET',
+  family: 'heavy',
   path: '/api/v1/retailers/levels',
   description: [
     "The window is the `days` calendar days ending at the index's last computed day (not today: the levels follow the price data); `days[]` lists the days the index computed in it, oldest first (empty before the first computation).",

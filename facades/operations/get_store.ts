@@ -9,6 +9,7 @@ export default defineOperation({
   name: 'get_store',
   summary: "One store with its basket price level, group levels, biggest markups and markdowns against its chain's national median, price spread and current deals.",
   method: 'GET',
+  family: 'heavy',
   path: '/api/v1/stores/{id}',
   description: [
     '`store` is the store as list_stores gives it. `groups` lists each basket group with a level at the store.',

@@ -10,6 +10,7 @@ export default defineOperation({
   name: 'get_store_levels',
   summary: "A store's daily basket price level against its chain's national median over a window of days.",
   method: 'GET',
+  family: 'light',
   path: '/api/v1/stores/{id}/levels',
   description: [
     "The window is the `days` calendar days ending at the store's last computed day (not today: the series follows the store's price data); `days[]` lists the days with a level row in it, oldest first (empty when none).",

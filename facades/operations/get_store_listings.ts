@@ -10,6 +10,7 @@ export default defineOperation({
   name: 'get_store_listings',
   summary: "Every listing priced at a store this week with its shelf price, the chain's national median and the ratio, a page at a time.",
   method: 'GET',
+  family: 'heavy',
   path: '/api/v1/stores/{id}/listings',
   description: [
     "Listings priced at the store this week (each from its latest store observation) with the chain's national median that day and `ratio` = price ÷ median,",

@@ -7,6 +7,7 @@ export default defineOperation({
   name: 'healthz',
   summary: 'Liveness: "ok" when the database is reachable.',
   method: 'GET',
+  family: 'light',
   path: '/healthz',
   params: z.object({}),
   variables: () => ({}),

@@ -8,6 +8,7 @@ export default defineOperation({
   name: 'list_areas',
   summary: 'Store price levels rolled up by region, by urban class and by town, with the chain mix taken out.',
   method: 'GET',
+  family: 'light',
   path: '/api/v1/areas',
   description: [
     "Each area's `level` is the item-weighted geometric mean of its stores' levels (each store against its own chain's national median, so the level is the premium of the place with the chain mix taken out; 1.0 is par), null when none of its stores has a level.",

@@ -26,6 +26,7 @@ export default defineOperation({
   name: 'list_deals',
   summary: 'Current promotions of one kind (special, member or multibuy), biggest saving first, with the true total.',
   method: 'GET',
+  family: 'heavy',
   path: '/api/v1/deals',
   description: [
     "Listings currently on a promotion of `kind` at the chain's latest collection, as ListingCards with their current national price.",

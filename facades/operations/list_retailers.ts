@@ -8,6 +8,7 @@ export default defineOperation({
   name: 'list_retailers',
   summary: 'Every chain with its catalogue size and store panel, largest catalogue first.',
   method: 'GET',
+  family: 'heavy',
   path: '/api/v1/retailers',
   params: z.object({}),
   variables: () => ({}),

@@ -17,6 +17,7 @@ export default defineOperation({
   name: 'list_shelves',
   summary: 'The curated shelf directory (departments, aisles, sub-shelves) with product counts, or the one shelf a category word names.',
   method: 'GET',
+  family: 'light',
   path: '/api/v1/shelves',
   description: [
     'Departments (depth 1) first, most products first (then label); then the aisles (depth 2) grouped by department in that order, then the sub-shelves (depth 3) grouped by aisle, each group most products first (then label). Aisles and sub-shelves name their parent in `parent`.',

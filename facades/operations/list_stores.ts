@@ -16,6 +16,7 @@ export default defineOperation({
   name: 'list_stores',
   summary: 'Every store in the price panel with its basket price level, grouped by chain then name; filter by retailer, town, area or urban class.',
   method: 'GET',
+  family: 'light',
   path: '/api/v1/stores',
   description: [
     'Every geolocated store, grouped by chain then name. Filters combine; `town` and `area` match the values returned, case-insensitively.',

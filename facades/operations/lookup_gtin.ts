@@ -12,6 +12,7 @@ export default defineOperation({
   name: 'lookup_gtin',
   summary: 'Exact barcode lookup: the product (or listings) carrying a GTIN, with every chain\'s offer.',
   method: 'GET',
+  family: 'light',
   path: '/api/v1/gtin/{gtin}',
   description:
     'Up to 14 digits; leading zeros are accepted and non-digits ignored, so the GTIN-8, -12, -13 and -14 forms of one code find the same item. 404 when no listing carries the barcode.',

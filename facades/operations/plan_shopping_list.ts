@@ -82,6 +82,7 @@ export default defineOperation({
   name: 'plan_shopping_list',
   summary: 'The cheapest single store and the cheapest split over two stores for a whole shopping list, with what is missing where.',
   method: 'GET',
+  family: 'heavy',
   path: '/api/v1/shopping-list',
   description: [
     "Prices are each store's current prices (its latest price of each listing in the last 7 days of its collections, the store_listing view, recomputed at most every ten minutes) at active stores; a national-only chain has no store prices, so it appears nowhere.",

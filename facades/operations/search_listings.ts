@@ -16,6 +16,7 @@ export default defineOperation({
   name: 'search_listings',
   summary: 'Search listings by name, one card per chain listing; without q, recently seen listings.',
   method: 'GET',
+  family: 'search',
   path: '/api/v1/listings',
   description:
     'Same search as search_products, flat: one ListingCard per listing, best match first. Without `q`, the most recently seen listings. Capped at 100 results.',

@@ -16,6 +16,7 @@ export default defineOperation({
   name: 'search_products',
   summary: 'Search the catalogue: one group per product with its offers at every chain, cheapest first.',
   method: 'GET',
+  family: 'search',
   path: '/api/v1/search',
   description:
     'Lexical and semantic ranking (typo- and accent-tolerant, NZ grocery synonyms, category-aware). Barcode digits find the item directly; exact names rank first. A listing not yet linked is its own group with `product_id` null. Without `q`, recently seen items. Ranked and capped at 100 results.',

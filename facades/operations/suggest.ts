@@ -14,6 +14,7 @@ export default defineOperation({
   name: 'suggest',
   summary: 'Type-ahead: categories, brands, products and listings matching a prefix.',
   method: 'GET',
+  family: 'search',
   path: '/api/v1/suggestions',
   description:
     'Categories first, then brands, products and listings, each with `href`, the site path to open. Agents should use search_products instead (this is not an MCP tool).',

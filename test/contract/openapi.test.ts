@@ -167,6 +167,7 @@ describe('one registry entry reaches every description', () => {
       name: 'list_things_for_test',
       summary: 'A test-only operation.',
       method: 'GET',
+      family: 'light',
       path: '/api/v1/things',
       params: z.object({ limit: intWithDefault(1, 9, 3, 'How many.') }),
       variables: (p) => p,

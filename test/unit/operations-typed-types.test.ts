@@ -11,7 +11,7 @@ import { defineOperation, idParam, type ResultOf } from '../../facades/operation
 import { registry } from '../../facades/operations.js';
 import { ListingDetail, Retailer } from '../../facades/resources.js';
 
-const common = { summary: 'test', method: 'GET', path: '/api/v1/test/{id}', params: z.object({ id: idParam }) } as const;
+const common = { summary: 'test', method: 'GET', family: 'light', path: '/api/v1/test/{id}', params: z.object({ id: idParam }) } as const;
 
 /** Declared, never run: only the compiler looks at these. */
 export function rejectedByTheCompiler() {
