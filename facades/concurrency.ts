@@ -170,6 +170,7 @@ export function createConcurrencyLimiter(opts: ConcurrencyOptions): ConcurrencyL
     run,
     executor(inner) {
       return async (op, input) => {
+        if (op.family === 'probe') return inner(op, input); // healthz: never bounded (facades/operation.ts)
         const admitted = await run(op.family, () => inner(op, input));
         return admitted.ok ? admitted.value : overloaded(op.family, retryAfterSeconds);
       };

@@ -23,9 +23,12 @@ export const MAX_ID = MAX_INT;
  * - `heavy`: the operations that scan most — comparisons and levels across chains, the basket,
  *   shopping lists, a store's listings, browsing a shelf or a chain, deals, the chains' counts
  *   (about 100 ms to 2 s each uncached on the national SYNTHETIC panel, docs/benchmarks.md);
- * - `light`: the rest, key lookups and small views (a few to tens of ms there).
+ * - `light`: the rest, key lookups and small views (a few to tens of ms there);
+ * - `probe`: healthz alone, never bounded: it says whether the database answers, so a saturated
+ *   family must not turn it into a 503 (the contract's healthz is 503 only for an unreachable
+ *   database); it costs one `SELECT 1` within the pool's own bounds.
  */
-export type OperationFamily = 'light' | 'search' | 'heavy';
+export type OperationFamily = 'light' | 'search' | 'heavy' | 'probe';
 
 /** The name of a persisted document (one per file in schema/operations/). */
 export type DocumentName = keyof OperationTypes;

@@ -7,7 +7,7 @@ export default defineOperation({
   name: 'healthz',
   summary: 'Liveness: "ok" when the database is reachable.',
   method: 'GET',
-  family: 'light',
+  family: 'probe',
   path: '/healthz',
   params: z.object({}),
   variables: () => ({}),

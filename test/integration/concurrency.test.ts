@@ -182,9 +182,9 @@ describe('a saturated family (search: 1 running, 1 waiting)', () => {
     expect(result.structuredContent).toEqual(SEARCH_REFUSED);
     expect(JSON.parse(result.content[0].text)).toEqual(SEARCH_REFUSED);
 
-    // Another family answers at once, and so does a search the response cache holds.
-    const light = await get(app, '/healthz');
-    expect(light.status).toBe(200);
+    // Another family answers at once (and the unbounded probe), and so does a search the response cache holds.
+    expect((await get(app, '/api/v1/status')).status).toBe(200);
+    expect((await get(app, '/healthz')).status).toBe(200);
     const hit = await get(app, '/api/v1/listings?q=cached');
     expect(hit.status).toBe(200);
     expect(hit.body).toBe('[]');

@@ -50,9 +50,10 @@ afterEach(() => {
 });
 
 describe('operation families', () => {
-  it('every registry operation declares one of the three families; the search operations are `search`', () => {
+  it('every registry operation declares one of the three families (healthz alone is the unbounded probe); the search operations are `search`', () => {
     const families = new Set(['light', 'search', 'heavy']);
-    for (const op of operations) expect(families.has(op.family), `${op.name}: ${String(op.family)}`).toBe(true);
+    for (const op of operations) if (op.name !== 'healthz') expect(families.has(op.family), `${op.name}: ${String(op.family)}`).toBe(true);
+    expect(operations.filter((op) => op.family === 'probe').map((op) => op.name)).toEqual(['healthz']);
     expect(operations.filter((op) => op.family === 'search').map((op) => op.name).sort()).toEqual(['search_listings', 'search_products', 'suggest']);
     // The slow ones of docs/benchmarks.md (national panel, p50 over a second) are heavy.
     for (const name of ['compare_retailers', 'get_retailer_levels', 'get_basket', 'get_store_listings']) {
@@ -158,6 +159,21 @@ describe('the limiter', () => {
     expect((await first).status).toBe(200);
     expect((await queued).status).toBe(200);
     expect(ran).toEqual(['search_products', 'get_listing', 'suggest']);
+  });
+});
+
+describe('the probe', () => {
+  it('healthz runs outside every family: a saturated light family does not hold it or refuse it', async () => {
+    const limiter = createConcurrencyLimiter(options({ light: { concurrency: 1, queue: 0 } }));
+    const gate = held<Outcome>({ status: 200, contentType: 'application/json', body: [] });
+    const run = limiter.executor(async (op) => (op.name === 'get_listing' ? gate.task() : { status: 200, contentType: 'text/plain', body: 'ok' }));
+    const op = (name: string) => operations.find((o) => o.name === name) as AnyOperation;
+    const busy = run(op('get_listing'), { id: '1' });
+    await settle();
+    expect((await run(op('get_product'), { id: '1' })).status).toBe(503); // the light family is full
+    expect(await run(op('healthz'), {})).toEqual({ status: 200, contentType: 'text/plain', body: 'ok' });
+    gate.release();
+    expect((await busy).status).toBe(200);
   });
 });
 
