@@ -187,22 +187,45 @@ export function geksJevons(panel: PricePanel): (number | null)[] {
  * left out of the mean; I(T) is null when the splice has no defined candidate. A panel shorter than
  * the window is one window (plain {@link geksJevons}).
  *
+ * `realTime: true` changes only the first w−1 periods, so that no value uses a later period (a
+ * nowcast published day by day, never revised): the window **grows** from period 0 until it has
+ * w periods — period T < w uses the window 0…T and the same splice over the overlap k = 0…T−1
+ * (the window splice is then GEKS_{0…T}(0,T), the movement splice I(T−1) · GEKS_{0…T}(T−1,T)).
+ * Without it, the first w values all come from the first full window, which looks up to w−1
+ * periods ahead (the usual start of a rolling-window series, [EUR-MM]).
+ *
  * @param window w ≥ 2 periods.
  * @throws RangeError on w < 2, an empty panel or a non-positive price.
  */
-export function rollingGeksJevons(panel: PricePanel, opts: { window: number; splice: Splice; on?: SpliceOn }): (number | null)[] {
-  const { window: w, splice, on = 'published' } = opts;
+export function rollingGeksJevons(panel: PricePanel, opts: { window: number; splice: Splice; on?: SpliceOn; realTime?: boolean }): (number | null)[] {
   checkPanel(panel);
+  if (panel.periods.length === 0) throw new RangeError('GEKS over no periods');
+  return rollingGeksFromLogMatrix(logJevonsMatrix(panel), opts);
+}
+
+/**
+ * {@link rollingGeksJevons} from a precomputed {@link logJevonsMatrix} of the whole panel (to try
+ * several windows and splices on one panel without recomputing the bilateral indices).
+ * @throws RangeError on w < 2 or an empty matrix.
+ */
+export function rollingGeksFromLogMatrix(m: readonly (readonly (number | null)[])[], opts: { window: number; splice: Splice; on?: SpliceOn; realTime?: boolean }): (number | null)[] {
+  const { window: w, splice, on = 'published', realTime = false } = opts;
   if (!Number.isInteger(w) || w < 2) throw new RangeError(`window must be an integer ≥ 2: ${w}`);
-  const T = panel.periods.length;
+  const T = m.length;
   if (T === 0) throw new RangeError('GEKS over no periods');
-  const m = logJevonsMatrix(panel);
   const out: (number | null)[] = new Array(T).fill(null);
-  const first = Math.min(w, T) - 1;
-  for (let t = 0; t <= first; t++) out[t] = logGeksPair(m, 0, first, 0, t);
-  for (let t = w; t < T; t++) {
-    const lo = t - w + 1;
-    const ks = splice === 'movement' ? [t - 1] : splice === 'window' ? [lo] : Array.from({ length: w - 1 }, (_, j) => lo + j);
+  let from: number;
+  if (realTime) {
+    out[0] = m[0][0] == null ? null : 0;
+    from = 1;
+  } else {
+    const first = Math.min(w, T) - 1;
+    for (let t = 0; t <= first; t++) out[t] = logGeksPair(m, 0, first, 0, t);
+    from = w;
+  }
+  for (let t = from; t < T; t++) {
+    const lo = Math.max(0, t - w + 1);
+    const ks = splice === 'movement' ? [t - 1] : splice === 'window' ? [lo] : Array.from({ length: t - lo }, (_, j) => lo + j);
     let sum = 0;
     let n = 0;
     for (const k of ks) {
@@ -215,7 +238,7 @@ export function rollingGeksJevons(panel: PricePanel, opts: { window: number; spl
         c = base + fresh;
       } else {
         const prev = out[t - 1];
-        const old = logGeksPair(m, lo - 1, t - 1, k, t - 1);
+        const old = logGeksPair(m, Math.max(0, t - w), t - 1, k, t - 1);
         if (prev == null || old == null) continue;
         c = prev + fresh - old;
       }

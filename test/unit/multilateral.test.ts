@@ -156,6 +156,26 @@ describe('rolling window with splicing (window 3, 5 periods)', () => {
     const short = panel([{ A: 1, B: 1 }, { A: 2, B: 1, C: 1 }, { A: 2, C: 4 }]);
     expect(rollingGeksJevons(short, { window: 5, splice: 'mean' })).toEqual(geksJevons(short));
   });
+  it('real time: the window grows from period 0, so no value looks ahead', () => {
+    // The 3-period churn panel of the GEKS example, window 3, real time:
+    //   I(1): window {0,1}, GEKS(0,1) = [J(0,0)J(0,1) · J(0,1)J(1,1)]^(1/2) = J(0,1) = √2 (every splice)
+    //   I(2): window {0,1,2}, overlap k ∈ {0,1}; GEKS(0,2) = 2^(7/6), GEKS(1,2) = 2^(5/6) (above):
+    //     movement: I(1) · GEKS(1,2) = 2^(1/2) · 2^(5/6) = 2^(4/3)
+    //     window:   I(0) · GEKS(0,2) = 2^(7/6)
+    //     mean:     (2^(7/6) · 2^(4/3))^(1/2) = 2^(5/4)
+    // (not real time, I(1) = 2^(1/3) from the full first window, which uses period 2.)
+    const churn = panel([{ A: 1, B: 1 }, { A: 2, B: 1, C: 1 }, { A: 2, C: 4 }]);
+    const rt = (splice: 'movement' | 'window' | 'mean') => log2(rollingGeksJevons(churn, { window: 3, splice, realTime: true }));
+    [0, 0.5, 4 / 3].forEach((x, i) => expect(rt('movement')[i]).toBeCloseTo(x, 12));
+    [0, 0.5, 7 / 6].forEach((x, i) => expect(rt('window')[i]).toBeCloseTo(x, 12));
+    [0, 0.5, 5 / 4].forEach((x, i) => expect(rt('mean')[i]).toBeCloseTo(x, 12));
+    // On the 5-period panel the first window is transitive (A, B in every period): real time changes nothing.
+    for (const splice of ['movement', 'window', 'mean'] as const) {
+      expect(log2(rollingGeksJevons(p, { window: 3, splice, realTime: true })).map((x) => x.toFixed(12))).toEqual(
+        log2(rollingGeksJevons(p, { window: 3, splice })).map((x) => x.toFixed(12)),
+      );
+    }
+  });
   it('rejects a window below 2', () => {
     expect(() => rollingGeksJevons(p, { window: 1, splice: 'mean' })).toThrow(RangeError);
   });
