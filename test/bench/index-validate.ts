@@ -37,6 +37,13 @@
  * departments mapped to FPI groups, an unweighted chained Jevons (geometric mean of day-on-day price
  * relatives) per group, groups combined with the same observable group weights.
  *
+ * Multilateral alternative (issue 30; test/bench/index-multilateral.ts): each item's elementary index
+ * a GEKS-Jevons over a rolling window of days with a splice (src/domain/multilateral.ts), real time
+ * (no day's value uses a later day), same upper levels. The window and splice are chosen on the
+ * first 3 complete months only (lowest all-food MAE against the official all-food change, the one
+ * criterion fixed beforehand); the later months are reported untouched for both methods. Drift: the
+ * chained index's last-day level against one GEKS window over the whole log (transitive).
+ *
  * Prints progress and tables; exits 0 (a report for a human, nothing asserted).
  */
 import fs from 'node:fs';
@@ -46,6 +53,8 @@ import { loadBasket, observableGroupWeights, type GroupCode } from '../../src/do
 import { matchInputOf, matchListing } from '../../src/domain/basket-match.js';
 import { addDays } from '../../src/domain/days.js';
 import { computeIndex, type BasketItem as IndexItem, type ListingDay, type Match } from '../../src/domain/price-index.js';
+import type { Splice } from '../../src/domain/multilateral.js';
+import { geksNowcast, prepareItems, type Nowcast } from './index-multilateral.js';
 import { parseSize, totalQty } from '../../src/domain/sizes.js';
 import { readCatalogue } from '../../workers/import/catalogue.js';
 import { readPriceHistory } from '../../workers/import/price-history.js';
@@ -345,6 +354,92 @@ for (let i = 0; i < whole.length; i++) {
   const b = half[i];
   console.log(`  ${a.label.padEnd(40)} ${pad(a.nowcast.toFixed(2), 8)} ${pad(a.crude.toFixed(2), 7)} ${pad(a.flat.toFixed(2), 6)} | ${pad(b.nowcast.toFixed(2), 8)} ${pad(b.crude.toFixed(2), 7)} ${pad(b.flat.toFixed(2), 6)}`);
 }
+// ---------------------------------------------------------------------------------------------
+// 7. The multilateral alternative (issue 30): GEKS-Jevons items over a rolling window of days.
+// Parameters are chosen on the FIRST complete months only (in-sample), by one criterion fixed before
+// looking: the lowest in-sample MAE of all food against the official all-food change. The later
+// months (out-of-sample) are reported untouched, for both methods.
+const IN_SAMPLE = 3;
+const completeMonths = compared.filter(complete);
+const inSample = completeMonths.slice(0, IN_SAMPLE);
+const outSample = completeMonths.slice(IN_SAMPLE);
+{
+  const byItem = new Map<string, (number | null)[][]>();
+  for (const m of matched) {
+    const l = byItem.get(m.itemCode) ?? [];
+    l.push(carried(changes.get(m.sku)!));
+    byItem.set(m.itemCode, l);
+  }
+  log('GEKS-Jevons: bilateral Jevons between every pair of days per basket item');
+  const prepared = prepareItems(indexItems, days, byItem);
+  const chained: Nowcast = { all: run.all.raw, groups: new Map(OBSERVABLE.map((g) => [g, run.groups.get(g)!.raw])), items: new Map() };
+  const seriesOf = (n: Nowcast, key: string) => (key === 'all' ? n.all : n.groups.get(key)!);
+  const offOf = (key: string, m: string) => offChange(key === 'all' ? 'total' : key, m);
+  const mae = (n: Nowcast, key: string, ms: string[]) => {
+    const mm = monthlyMeans(seriesOf(n, key), false);
+    const e = ms.map((m) => Math.abs(change(mm, m)! - offOf(key, m)!));
+    return e.reduce((s, x) => s + x, 0) / (e.length || 1);
+  };
+  const WINDOWS = [7, 14, 28, 56, 91];
+  const SPLICES: Splice[] = ['movement', 'window', 'mean'];
+  const grid: { window: number; splice: Splice; label: string; n: Nowcast }[] = [];
+  for (const w of WINDOWS) for (const sp of SPLICES) grid.push({ window: w, splice: sp, label: `${w} d, ${sp} splice`, n: geksNowcast(indexItems, prepared, days, w, sp) });
+  for (const sp of SPLICES) grid.push({ window: days.length, splice: sp, label: `expanding, ${sp} splice`, n: geksNowcast(indexItems, prepared, days, days.length, sp) });
+  // Drift reference only (not a nowcast: every day's value uses the whole log): one GEKS window over the whole log.
+  const whole = geksNowcast(indexItems, prepared, days, days.length, 'mean', false);
+  log(`GEKS-Jevons: ${grid.length} variants computed`);
+
+  console.log(`\nGEKS-Jevons variants (real time: the window grows from an item's first day until full; splice on the published series, as the ONS)`);
+  console.log(`  in-sample MAE, pp (months ${inSample.join(', ')}); "expanding" = the window never rolls (all days so far)`);
+  console.log(`  ${'variant'.padEnd(34)} ${pad('all food', 8)} ${pad('fruit & veg', 11)}`);
+  let best = grid[0];
+  for (const v of grid) {
+    const a = mae(v.n, 'all', inSample);
+    if (a < mae(best.n, 'all', inSample) - 1e-12) best = v;
+    console.log(`  ${v.label.padEnd(34)} ${pad(a.toFixed(3), 8)} ${pad(mae(v.n, 'fruit_veg', inSample).toFixed(3), 11)}`);
+  }
+  console.log(`  chosen (lowest in-sample all-food MAE): ${best.label}`);
+
+  console.log('\ndrift: raw level on the last day of the log (1000 on the first), chained Jevons vs GEKS-Jevons');
+  console.log(`  ${'series'.padEnd(13)} ${pad('chained', 8)} ${pad('GEKS chosen', 11)} ${pad('GEKS whole log', 14)} ${pad('chained − whole', 15)}`);
+  for (const key of ['all', ...OBSERVABLE]) {
+    const c = seriesOf(chained, key).at(-1)!;
+    const g = seriesOf(best.n, key).at(-1)!;
+    const w = seriesOf(whole, key).at(-1)!;
+    console.log(`  ${SHORT[key].padEnd(13)} ${pad(c.toFixed(1), 8)} ${pad(g.toFixed(1), 11)} ${pad(w.toFixed(1), 14)} ${pad(f2(((c / w) - 1) * 100) + ' %', 15)}`);
+  }
+  {
+    // Item level: the chained run's item relative on the last day against the whole-log GEKS (transitive, drift-free).
+    const diffs: number[] = [];
+    for (const [code, r] of whole.items) {
+      const c = run.items.get(code)?.relative.at(-1);
+      const g = r.at(-1);
+      if (c != null && g != null) diffs.push(Math.log(c / g) * 100);
+    }
+    diffs.sort((a, b) => a - b);
+    const q = (p: number) => diffs[Math.min(diffs.length - 1, Math.floor(p * diffs.length))];
+    const meanD = diffs.reduce((s, x) => s + x, 0) / diffs.length;
+    console.log(`  items (${diffs.length}): 100·ln(chained / GEKS whole log) on the last day: mean ${f2(meanD)}, median ${f2(q(0.5))}, 10th ${f2(q(0.1))}, 90th ${f2(q(0.9))}`);
+  }
+
+  console.log(`\nout-of-sample choice: in-sample = ${inSample.join(', ')}; out-of-sample = ${outSample.join(', ')} (whole months; MAE of the monthly change against the official FPI, pp)`);
+  console.log(`  ${'method'.padEnd(44)} ${'series'.padEnd(12)} ${pad('in-sample', 9)} ${pad('out-of-sample', 13)}`);
+  const rows: [string, Nowcast | null][] = [['chained Jevons (current)', chained], [`GEKS-Jevons, ${best.label}`, best.n], ['flat 0 %', null]];
+  for (const key of ['all', 'fruit_veg']) {
+    for (const [label, n] of rows) {
+      const flat = (ms: string[]) => ms.reduce((s, m) => s + Math.abs(offOf(key, m)!), 0) / (ms.length || 1);
+      const a = n ? mae(n, key, inSample) : flat(inSample);
+      const b = n ? mae(n, key, outSample) : flat(outSample);
+      console.log(`  ${label.padEnd(44)} ${SHORT[key].padEnd(12)} ${pad(a.toFixed(2), 9)} ${pad(b.toFixed(2), 13)}`);
+    }
+  }
+  for (const key of ['all', 'fruit_veg']) {
+    const c = mae(chained, key, outSample);
+    const g = mae(best.n, key, outSample);
+    console.log(`  out of sample, ${SHORT[key]}: chained ${c.toFixed(3)}, GEKS ${g.toFixed(3)} → ${Math.abs(c - g) < 0.005 ? 'no difference at 0.01 pp' : c < g ? 'the chained Jevons wins' : 'GEKS-Jevons wins'}`);
+  }
+}
+
 console.log('\nnotes: all log prices are shelf prices (the log cannot tell specials); each SKU is carried forward between');
 console.log('changes until the log ends; sizes, names and sold-by-weight come from the 2026 catalogue; restaurant meals');
 console.log('and ready-to-eat food are not observed (the nowcast renormalises over the four shelf groups).');
