@@ -420,6 +420,20 @@ const outSample = completeMonths.slice(IN_SAMPLE);
     const q = (p: number) => diffs[Math.min(diffs.length - 1, Math.floor(p * diffs.length))];
     const meanD = diffs.reduce((s, x) => s + x, 0) / diffs.length;
     console.log(`  items (${diffs.length}): 100·ln(chained / GEKS whole log) on the last day: mean ${f2(meanD)}, median ${f2(q(0.5))}, 10th ${f2(q(0.1))}, 90th ${f2(q(0.9))}`);
+    // Split by churn: items whose count of priced listings never changes after their first day vs the others.
+    for (const churn of [false, true]) {
+      const d = prepared
+        .filter((p) => p.n.some((x) => x !== p.n[0]) === churn)
+        .map((p) => {
+          const c = run.items.get(p.item.code)?.relative.at(-1);
+          const g = whole.items.get(p.item.code)?.at(-1);
+          return c != null && g != null ? Math.log(c / g) * 100 : null;
+        })
+        .filter((x): x is number => x != null);
+      const mAbs = d.reduce((s, x) => s + Math.abs(x), 0) / (d.length || 1);
+      const m = d.reduce((s, x) => s + x, 0) / (d.length || 1);
+      console.log(`    ${churn ? 'listings enter during the log' : 'same listings throughout   '} (${d.length} items): mean ${f2(m)}, mean |·| ${mAbs.toFixed(2)}`);
+    }
   }
 
   console.log(`\nout-of-sample choice: in-sample = ${inSample.join(', ')}; out-of-sample = ${outSample.join(', ')} (whole months; MAE of the monthly change against the official FPI, pp)`);
