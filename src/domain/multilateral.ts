@@ -25,7 +25,8 @@
  *   gets a new window T−w+1…T; it overlaps the previous window (T−w…T−1) in the w−1 periods
  *   k = T−w+1…T−1, and the new window's movement from k to T is spliced onto the series:
  *   - on the **published** series (as the ONS does): I(T) = I(k) · GEKS_new(k,T);
- *   - on the **revised** series (the window of the previous period, Krsinich's original FEWS form):
+ *   - on the **revised** series (the previous window's own values; the default of the R packages
+ *     IndexNumR and gpindex, `published = FALSE`):
  *     I(T) = I(T−1) · GEKS_new(k,T) / GEKS_old(k,T−1).
  *   with the splice period k chosen by the splice:
  *   - **movement** splice: k = T−1 (the last period-on-period movement of the new window; both
