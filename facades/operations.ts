@@ -33,6 +33,7 @@ import getIndexDaily from './operations/get_index_daily.js';
 import getIndexGroups from './operations/get_index_groups.js';
 import getIndexItems from './operations/get_index_items.js';
 import getIndexLatest from './operations/get_index_latest.js';
+import getIndexValidation from './operations/get_index_validation.js';
 import getListing from './operations/get_listing.js';
 import getListingHistory from './operations/get_listing_history.js';
 import getProduct from './operations/get_product.js';
@@ -85,6 +86,7 @@ export const registry = [
   getIndexDaily,
   getIndexGroups,
   getIndexItems,
+  getIndexValidation,
   getBasketItem,
   getBasket,
   getExportManifest,

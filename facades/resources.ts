@@ -551,6 +551,67 @@ export const IndexGroups = named(
   }),
 );
 
+/** One month of the track record (beyond the contract, issue 30). */
+export const ValidationMonth = named(
+  'ValidationMonth',
+  'One month of an aggregate: changes in percent against the previous month, errors in percentage points (nowcast − official).',
+  z.object({
+    month: z.string().regex(/^\d{4}-\d{2}$/).describe('YYYY-MM'),
+    official: numberOrNull.describe("Stats NZ's monthly change, %; null without both official months"),
+    nowcast: numberOrNull.describe("Change of the means of the two months' daily raw values, %; null without the previous month"),
+    error: numberOrNull.describe('nowcast − official, pp'),
+    first_days: numberOrNull.describe('Change of the means of days 1 to first_days of the two months (the early estimate), %'),
+    first_days_error: numberOrNull.describe('first_days − official, pp'),
+    coverage: z.number().describe("Mean over the month's computed days of the share (0 to 1) of observable weight with a counted listing"),
+    days: z.int().describe('Days of the month the index computed'),
+    complete: z.boolean().describe('Every calendar day computed with coverage above 0'),
+    counted: z.boolean().describe('In the summary: complete, with an official and a nowcast change'),
+  }),
+);
+
+/** The track record of one aggregate (beyond the contract, issue 30). */
+export const ValidationAggregate = named(
+  'ValidationAggregate',
+  'All food or one observable basket group against its official Stats NZ series.',
+  z.object({
+    id: z.int().describe('0 is all food, else a basket group id'),
+    code: z.string().describe('`all` for all food, else the basket group code'),
+    name: z.string(),
+    series_ref: z.string().describe('The Stats NZ series compared with'),
+    summary: z
+      .object({
+        months: z.int().describe('Counted months'),
+        nowcast_mae: numberOrNull.describe('Mean absolute error of the nowcast, pp; null when no month counts'),
+        first_days_mae: numberOrNull.describe('Mean absolute error of the first-days estimate, pp'),
+        flat_mae: numberOrNull.describe('Mean absolute error of the flat forecast (0 % every month), pp'),
+      })
+      .describe('Over the counted months'),
+    months: z.array(ValidationMonth).describe('Every month the index computed, oldest first'),
+  }),
+);
+
+/** The nowcast's track record (beyond the contract, issue 30). */
+export const IndexValidation = named(
+  'IndexValidation',
+  "The nowcast's track record against Stats NZ's Food Price Index, month by month, with mean absolute errors against the flat forecast (beyond the contract).",
+  z.object({
+    method: z.string().describe('The nowcast method'),
+    first_days: z.int().describe('Days of the month (from the 1st) the early estimate uses'),
+    aggregates: z.array(ValidationAggregate).describe('All food first, then the observable groups by id'),
+    unobservable: z
+      .array(
+        z.object({
+          id: z.int(),
+          code: z.string(),
+          name: z.string(),
+          series_ref: z.string(),
+          reason: z.string().describe('Why the group cannot be observed on shelves'),
+        }),
+      )
+      .describe('Basket groups with no nowcast, and why'),
+  }),
+);
+
 /** api-spec ItemSeries. */
 export const ItemSeries = named(
   'ItemSeries',

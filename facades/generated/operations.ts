@@ -173,6 +173,11 @@ export type get_index_latestQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type get_index_latestQuery = { indexLatest: { as_of: string, headline: { value: number, d1: number | null, d30: number | null, yoy: number | null }, coverage: { weight: number, listings: number, items: number }, groups: Array<{ code: string, name: string, value: number, coverage: number }>, sparkline: { t0: string | null, v: Array<number> } } | null };
 
+export type get_index_validationQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type get_index_validationQuery = { indexValidation: { method: string, first_days: number, aggregates: Array<{ id: number, code: string, name: string, series_ref: string, summary: { months: number, nowcast_mae: number | null, first_days_mae: number | null, flat_mae: number | null }, months: Array<{ month: string, official: number | null, nowcast: number | null, error: number | null, coverage: number, days: number, complete: boolean, counted: boolean, first_days: number | null, first_days_error: number | null }> }>, unobservable: Array<{ id: number, code: string, name: string, reason: string, series_ref: string }> } };
+
 export type get_listingQueryVariables = Exact<{
   id: number;
 }>;
@@ -366,6 +371,7 @@ export interface OperationTypes {
   get_index_groups: { result: get_index_groupsQuery; variables: get_index_groupsQueryVariables };
   get_index_items: { result: get_index_itemsQuery; variables: get_index_itemsQueryVariables };
   get_index_latest: { result: get_index_latestQuery; variables: get_index_latestQueryVariables };
+  get_index_validation: { result: get_index_validationQuery; variables: get_index_validationQueryVariables };
   get_listing: { result: get_listingQuery; variables: get_listingQueryVariables };
   get_listing_history: { result: get_listing_historyQuery; variables: get_listing_historyQueryVariables };
   get_product: { result: get_productQuery; variables: get_productQueryVariables };

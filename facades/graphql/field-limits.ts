@@ -78,6 +78,9 @@ export const FIELD_LIMITS: Readonly<Record<string, number>> = {
   indexSeries: HISTORY_PER_MINUTE,
   indexGroups: HISTORY_PER_MINUTE,
   indexItems: HISTORY_PER_MINUTE,
+  // The track record (issue 30): every stored index day of the five aggregates and the official
+  // months, a few thousand rows per ten years, reduced in memory; like a history.
+  indexValidation: HISTORY_PER_MINUTE,
   // The whole basket (155 items, with matches several megabytes) is a catalogue; one item a lookup.
   basket: CATALOGUE_PER_MINUTE,
   basketItem: LOOKUP_PER_MINUTE,

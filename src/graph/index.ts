@@ -15,6 +15,7 @@ import './spread.js';
 import './search.js';
 import './exports.js';
 import './food-index.js';
+import './index-validation.js';
 import './basket.js';
 import './compare.js';
 import './deals.js';

@@ -24,7 +24,9 @@
  * one basket item (src/domain/basket-match.ts); each matched SKU becomes one ListingDay per day
  * (shelf price; pack size from the catalogue; per kg when sold by weight); src/domain/price-index.ts
  * `computeIndex` runs over every day of the log. Monthly value = mean of the month's daily raw
- * values (also: of its first 15 days only); monthly change = value / previous month's − 1, in %.
+ * values (also: of its first 15 days only); monthly change = value / previous month's − 1, in %;
+ * errors and MAE over the complete months: src/domain/index-validation.ts `validateAggregate`, the
+ * same function GET /api/v1/index/validation uses (one formula for the script and the endpoint).
  *
  * Comparison: the official all-food index includes restaurant meals and ready-to-eat food (27 % of
  * the basket), which shelves do not show; the nowcast renormalises over the four observable groups.
@@ -52,7 +54,8 @@ import { performance } from 'node:perf_hooks';
 import { loadBasket, observableGroupWeights, type GroupCode } from '../../src/domain/basket.js';
 import { matchInputOf, matchListing } from '../../src/domain/basket-match.js';
 import { addDays } from '../../src/domain/days.js';
-import { computeIndex, type BasketItem as IndexItem, type ListingDay, type Match } from '../../src/domain/price-index.js';
+import { changePercent, monthValues, prevMonth, validateAggregate } from '../../src/domain/index-validation.js';
+import { computeIndex, type BasketItem as IndexItem, type CoveredValue, type ListingDay, type Match, type OfficialMonth } from '../../src/domain/price-index.js';
 import type { Splice } from '../../src/domain/multilateral.js';
 import { geksNowcast, prepareItems, type Nowcast } from './index-multilateral.js';
 import { parseSize, totalQty } from '../../src/domain/sizes.js';
@@ -230,16 +233,9 @@ for (const line of fs.readFileSync(FPI, 'utf8').trim().split('\n').slice(1)) {
   m.set(month, Number(value));
 }
 const offSeries = (key: string) => official.get(SERIES[key])!;
-const prevMonth = (m: string) => {
-  const [y, mo] = m.split('-').map(Number);
-  return mo === 1 ? `${y - 1}-12` : `${y}-${String(mo - 1).padStart(2, '0')}`;
-};
-const offChange = (key: string, m: string): number | null => {
-  const s = offSeries(key);
-  const a = s.get(prevMonth(m));
-  const b = s.get(m);
-  return a && b ? (b / a - 1) * 100 : null;
-};
+const offChange = (key: string, m: string): number | null => changePercent(offSeries(key).get(m), offSeries(key).get(prevMonth(m)));
+/** An official series as monthly levels. */
+const offLevels = (key: string): OfficialMonth[] => [...offSeries(key)].map(([month, value]) => ({ month, value }));
 /** The official observable-groups aggregate: Σ W_g I_g / Σ W_g over `groups` with basket weights. */
 const aggregate = (groups: string[], m: string): number | null => {
   let s = 0;
@@ -253,29 +249,25 @@ const aggregate = (groups: string[], m: string): number | null => {
   }
   return s / w;
 };
-const aggChange = (groups: string[], m: string): number | null => {
-  const a = aggregate(groups, prevMonth(m));
-  const b = aggregate(groups, m);
-  return a && b ? (b / a - 1) * 100 : null;
-};
+const aggChange = (groups: string[], m: string): number | null => changePercent(aggregate(groups, m), aggregate(groups, prevMonth(m)));
+/** The official observable-groups aggregate as monthly levels (months where every group has one). */
+const aggLevels = (groups: string[]): OfficialMonth[] =>
+  [...offSeries('total').keys()].flatMap((month) => {
+    const value = aggregate(groups, month);
+    return value == null ? [] : [{ month, value }];
+  });
 
 // ---------------------------------------------------------------------------------------------
 // 6. Monthly values and changes.
 const months = [...new Set(days.map((d) => d.slice(0, 7)))];
 const dayCount = (m: string, first15: boolean) => days.filter((d) => d.startsWith(m) && (!first15 || Number(d.slice(8)) <= 15)).length;
+/** A daily series aligned with `days` as the domain's covered values (coverage 1 when not given: the crude baseline). */
+const covered = (series: readonly number[], coverage?: readonly number[]): CoveredValue[] => series.map((value, i) => ({ day: days[i], value, coverage: coverage ? coverage[i] : 1 }));
+/** Monthly means of a series aligned with `days` (src/domain/index-validation.ts monthValues). */
 function monthlyMeans(series: readonly number[], first15: boolean): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const m of months) {
-    const vals = series.filter((_, i) => days[i].startsWith(m) && (!first15 || Number(days[i].slice(8)) <= 15));
-    if (vals.length) out.set(m, vals.reduce((s, v) => s + v, 0) / vals.length);
-  }
-  return out;
+  return new Map(monthValues(covered(series)).flatMap((m) => { const v = first15 ? m.first : m.mean; return v == null ? [] : [[m.month, v] as const]; }));
 }
-const change = (mm: Map<string, number>, m: string): number | null => {
-  const a = mm.get(prevMonth(m));
-  const b = mm.get(m);
-  return a && b ? (b / a - 1) * 100 : null;
-};
+const change = (mm: Map<string, number>, m: string): number | null => changePercent(mm.get(m), mm.get(prevMonth(m)));
 const compared = months.filter((m) => months.includes(prevMonth(m)) && offSeries('total').has(m));
 /** Months whose own days are a full calendar month in the log (the last month is cut short). */
 const complete = (m: string) => {
@@ -298,39 +290,39 @@ console.log('\ncheck of the official aggregation: Σ w_g I_g / Σ w_g over all f
 
 interface Mae { label: string; nowcast: number; crude: number; flat: number; n: number }
 function table(first15: boolean): Mae[] {
-  const now = new Map<string, Map<string, number>>([['all', monthlyMeans(run.all.raw, first15)]]);
-  const cr = new Map<string, Map<string, number>>([['all', monthlyMeans(crudeAll, first15)]]);
+  const nowSeries = new Map<string, CoveredValue[]>([['all', covered(run.all.raw, run.all.coverage)]]);
+  const crSeries = new Map<string, CoveredValue[]>([['all', covered(crudeAll)]]);
   for (const g of OBSERVABLE) {
-    now.set(g, monthlyMeans(run.groups.get(g)!.raw, first15));
-    cr.set(g, monthlyMeans(crude.get(g)!, first15));
+    nowSeries.set(g, covered(run.groups.get(g)!.raw, run.groups.get(g)!.coverage));
+    crSeries.set(g, covered(crude.get(g)!));
   }
   const title = first15 ? 'first 15 days of each month' : 'whole months';
   console.log(`\nmonthly change, % (nowcast = mean of the month's daily raw values, ${title}; official = Stats NZ FPI)`);
   console.log(`  days used: ${months.map((m) => `${m} ${dayCount(m, first15)}`).join(', ')}`);
-  const cols: { key: string; label: string; off: (m: string) => number | null }[] = [
-    { key: 'all', label: 'all food vs official all food', off: (m) => offChange('total', m) },
-    { key: 'all', label: 'all food vs official observable groups', off: (m) => aggChange(OBSERVABLE, m) },
-    ...OBSERVABLE.map((g) => ({ key: g, label: SHORT[g], off: (m: string) => offChange(g, m) })),
+  const cols: { key: string; label: string; off: OfficialMonth[] }[] = [
+    { key: 'all', label: 'all food vs official all food', off: offLevels('total') },
+    { key: 'all', label: 'all food vs official observable groups', off: aggLevels(OBSERVABLE) },
+    ...OBSERVABLE.map((g) => ({ key: g, label: SHORT[g], off: offLevels(g) })),
   ];
   const out: Mae[] = [];
   for (const c of cols) {
     console.log(`\n  ${c.label}`);
     console.log(`    ${'month'.padEnd(9)} ${pad('nowcast', 8)} ${pad('official', 8)} ${pad('error', 7)} ${pad('crude', 7)} ${pad('flat', 6)}`);
-    const e = { now: [] as number[], crude: [] as number[], flat: [] as number[] };
+    // The endpoint's function (src/domain/index-validation.ts): changes, errors, complete months, MAE.
+    const v = validateAggregate(nowSeries.get(c.key)!, c.off);
+    const k = validateAggregate(crSeries.get(c.key)!, c.off);
+    const byMonth = new Map(v.months.map((r) => [r.month, r]));
+    const crByMonth = new Map(k.months.map((r) => [r.month, r]));
     for (const m of compared) {
-      const n = change(now.get(c.key)!, m);
-      const o = c.off(m);
-      const k = change(cr.get(c.key)!, m);
-      const partial = !complete(m);
-      console.log(`    ${(m + (partial ? '*' : '')).padEnd(9)} ${pad(f2(n), 8)} ${pad(f2(o), 8)} ${pad(f2(n != null && o != null ? n - o : null), 7)} ${pad(f2(k), 7)} ${pad(f2(0), 6)}`);
-      if (partial || n == null || o == null || k == null) continue;
-      e.now.push(Math.abs(n - o));
-      e.crude.push(Math.abs(k - o));
-      e.flat.push(Math.abs(o));
+      const r = byMonth.get(m)!;
+      const n = first15 ? r.firstDays : r.nowcast;
+      const e = first15 ? r.firstDaysError : r.error;
+      const kc = first15 ? crByMonth.get(m)!.firstDays : crByMonth.get(m)!.nowcast;
+      console.log(`    ${(m + (r.complete ? '' : '*')).padEnd(9)} ${pad(f2(n), 8)} ${pad(f2(r.official), 8)} ${pad(f2(e), 7)} ${pad(f2(kc), 7)} ${pad(f2(0), 6)}`);
     }
-    const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / (a.length || 1);
-    console.log(`    MAE (pp, ${e.now.length} complete months): nowcast ${mean(e.now).toFixed(2)}, crude ${mean(e.crude).toFixed(2)}, flat ${mean(e.flat).toFixed(2)}`);
-    out.push({ label: c.label, nowcast: mean(e.now), crude: mean(e.crude), flat: mean(e.flat), n: e.now.length });
+    const pick = (s: typeof v.summary) => (first15 ? s.firstDays : s.nowcast) ?? 0;
+    console.log(`    MAE (pp, ${v.summary.months} complete months): nowcast ${pick(v.summary).toFixed(2)}, crude ${pick(k.summary).toFixed(2)}, flat ${(v.summary.flat ?? 0).toFixed(2)}`);
+    out.push({ label: c.label, nowcast: pick(v.summary), crude: pick(k.summary), flat: v.summary.flat ?? 0, n: v.summary.months });
   }
   console.log(`  * the log's last month is partial (${dayCount(months[months.length - 1], first15)} days): shown, left out of the MAE`);
   return out;

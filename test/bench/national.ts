@@ -161,6 +161,7 @@ const recipes: Record<string, (errors: readonly number[] | undefined) => Recipe>
   get_index_daily: () => (c, i) => ({ params: i % 2 && c.groups.length ? { group: String(pick(c, c.groups)) } : c.indexDay ? { to: c.indexDay } : {} }),
   get_index_groups: () => (_c, i) => ({ params: i % 2 ? { days: '90' } : {} }),
   get_index_items: () => (_c, i) => ({ params: i % 2 ? { days: '90' } : {} }),
+  get_index_validation: () => () => ({ params: {} }),
   get_basket_item: () => (c) => (c.basketItems.length ? { params: { id: String(pick(c, c.basketItems)) } } : { params: { id: '1' }, expect: [404], note: 'basket not synced' }),
   get_basket: () => (_c, i) => ({ params: i % 2 ? { include: 'matches' } : {} }),
   // 404 "before the first export": the served EXPORT_DIR is an empty scratch folder (section 4 exports elsewhere).

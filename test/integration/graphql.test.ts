@@ -337,6 +337,7 @@ describe('persisted documents', () => {
     get_index_daily: { from: '2025-01-01', to: '2025-12-31', group: '0' },
     get_index_groups: { days: '3650' },
     get_index_items: { days: '3650' },
+    get_index_validation: {},
     get_basket: { include: 'matches' },
     get_basket_item: { id: '1' },
     get_export_manifest: {},

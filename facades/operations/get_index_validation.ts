@@ -1,0 +1,32 @@
+/**
+ * get_index_validation (beyond the contract, issue 30 item 4): GET /api/v1/index/validation →
+ * IndexValidation, the nowcast's track record against Stats NZ's Food Price Index
+ * (src/services/index-validation.ts; formula src/domain/index-validation.ts, shared with
+ * `npm run validate:index`).
+ */
+import { z } from 'zod';
+import { FIRST_DAYS, VALIDATION_METHOD } from '../../src/domain/index-validation.js';
+import { defineOperation } from '../operation.js';
+import { IndexValidation } from '../resources.js';
+
+/** The operation entry. */
+export default defineOperation({
+  name: 'get_index_validation',
+  summary: "The food-price nowcast's track record: month by month, its change against Stats NZ's official Food Price Index, with mean absolute errors against a flat forecast.",
+  method: 'GET',
+  family: 'light',
+  path: '/api/v1/index/validation',
+  description: [
+    `Method: ${VALIDATION_METHOD}. For all food and each observable basket group, every month the index computed, oldest first:`,
+    "`official` = Stats NZ's monthly change in percent; `nowcast` = the change of the mean of the month's daily raw values (as get_index_daily gives them) against the previous month's mean;",
+    `\`first_days\` = the same over days 1 to ${FIRST_DAYS} of both months (the early estimate); errors are nowcast − official, in percentage points; \`coverage\` is the month's mean coverage.`,
+    'A month is counted in `summary` when every calendar day was computed with coverage above 0 and it has both an official and a nowcast change (the previous month may be partial, as the first month of the data);',
+    '`summary` gives the mean absolute error of the nowcast, of the first-days estimate and of the flat forecast (0 % every month).',
+    '`unobservable` lists the groups the nowcast cannot see on shelves (restaurant meals and ready-to-eat food); the nowcast renormalises all food over the others, while the official all food includes them.',
+    'The record grows as official months are imported.',
+  ].join(' '),
+  params: z.object({}),
+  variables: () => ({}),
+  result: IndexValidation,
+  beyondContract: 'issue 30',
+});
