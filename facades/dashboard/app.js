@@ -10,7 +10,7 @@
 // on days nothing was observed (coverage 0: facts.js's lineSegments) with the gaps shaded and
 // named under the chart, and the deals say the day they were seen.
 import uPlot from 'uplot';
-import { dayAfter, dealsAsOf, drawnValues, formatCount, formatDay, gapSentences, lineSegments, segmentGaps } from './facts.js';
+import { dayAfter, dealsAsOf, drawnValues, formatChange, formatCount, formatDay, formatMonth, gapSentences, lineSegments, segmentGaps } from './facts.js';
 import { followFreshness, loadStatus } from './freshness.js';
 
 const CHAIN_COLOURS = {
@@ -368,6 +368,48 @@ async function dealsPanel() {
   await load('special');
 }
 
+// The nowcast's track record: all food month by month, then each aggregate's mean absolute errors.
+async function trackRecordPanel() {
+  const panel = new Panel('track-record', 'track-record');
+  const body = panel.el.querySelector('.track-body');
+  try {
+    const { indexValidation: v } = await panel.run();
+    const all = v.aggregates[0];
+    // Only months the nowcast observed in full: a month carried forward over a gap in the data
+    // has no measured change (its "0 %" would be a wrong answer, not a forecast).
+    const months = (all?.months ?? []).filter((m) => m.counted);
+    const skipped = (all?.months ?? []).filter((m) => !m.counted && m.official != null).length;
+    if (!months.length) {
+      body.replaceChildren(el('p', { class: 'empty' }, 'No month has both an official figure and a nowcast observed on every day yet.'));
+      panel.state('empty', 0);
+      return;
+    }
+    const pp = (x) => formatChange(x, ' pp');
+    const rows = months.map((m) =>
+      el('tr', {},
+        el('td', {}, formatMonth(m.month)),
+        el('td', { class: 'num' }, formatChange(m.official)),
+        el('td', { class: 'num' }, formatChange(m.nowcast)),
+        el('td', { class: 'num' }, pp(m.error)),
+      ),
+    );
+    const mae = (x) => (x == null ? '—' : `${x.toFixed(2)} pp`);
+    const summary = v.aggregates.map((a) =>
+      el('li', {}, el('strong', {}, a.name), `: nowcast ${mae(a.summary.nowcast)}, first ${v.firstDays} days ${mae(a.summary.firstDays)}, flat forecast ${mae(a.summary.flat)} (${a.summary.months} months)`),
+    );
+    body.replaceChildren(
+      el('table', {}, el('thead', {}, el('tr', {}, el('th', {}, `${all.name}, month`), el('th', { class: 'num' }, 'official'), el('th', { class: 'num' }, 'nowcast'), el('th', { class: 'num' }, 'error'))), el('tbody', {}, ...rows)),
+      skipped ? el('p', { class: 'note' }, `${skipped} more official months are left out: the nowcast did not observe every day of them.`) : null,
+      el('p', { class: 'note' }, `Mean absolute error of the monthly change (${v.method}):`),
+      el('ul', { class: 'mae' }, ...summary),
+      ...v.unobservable.map((u) => el('p', { class: 'note' }, `Not on shelves: ${u.name} — ${u.reason}`)),
+    );
+    panel.state('ready', rows.length);
+  } catch (e) {
+    panel.fail(body, e);
+  }
+}
+
 // How old the data is: the banner and each chain's last collection day (nothing when the status does not answer).
 async function freshness(statusPromise) {
   const root = document.querySelector('[data-freshness]');
@@ -375,5 +417,5 @@ async function freshness(statusPromise) {
 }
 
 const statusPromise = loadStatus();
-await Promise.all([freshness(statusPromise), indexPanel(statusPromise), historyPanel(), storesPanel(), dealsPanel()]);
+await Promise.all([freshness(statusPromise), indexPanel(statusPromise), historyPanel(), storesPanel(), dealsPanel(), trackRecordPanel()]);
 document.body.dataset.ready = 'true';

@@ -66,5 +66,7 @@ export function gapSentences(gaps: readonly StatusGap[] | null | undefined, long
 export function ago(days: number | null | undefined): string;
 export function freshnessView(status: unknown): FreshnessView | null;
 export function computingSentence(names: unknown): string | null;
+export function formatMonth(month: unknown): string;
+export function formatChange(pct: number | null | undefined, unit?: string): string;
 export const FOLLOW_SECONDS: number;
 export function dealsAsOf(days: ReadonlyArray<string | null | undefined>): string;

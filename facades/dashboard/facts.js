@@ -21,6 +21,18 @@ export function formatDay(day) {
   return `${Number(m[3])} ${MONTHS[Number(m[2]) - 1]} ${m[1]}`;
 }
 
+/** "Nov 2024" for "2024-11"; anything that is not a month string comes back as given. */
+export function formatMonth(month) {
+  const m = /^(\d{4})-(\d{2})$/.exec(String(month ?? ''));
+  return m ? `${MONTHS[Number(m[2]) - 1]} ${m[1]}` : String(month ?? '');
+}
+
+/** "+0.42 %" / "−0.10 %" for a percent change; "—" for null. */
+export function formatChange(pct, unit = ' %') {
+  if (pct == null || !Number.isFinite(pct)) return '—';
+  return `${pct < 0 ? '−' : '+'}${Math.abs(pct).toFixed(2)}${unit}`;
+}
+
 /** "5,295" for 5295 (thousands with commas, whatever the browser's locale). */
 export function formatCount(n) {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

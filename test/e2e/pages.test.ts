@@ -41,7 +41,7 @@ import { createRealDataDatabase } from '../helpers/real-data.js';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
 const SHOTS = path.join(DASHBOARD_DIR, 'screenshots');
-const PANELS = ['index', 'history', 'stores', 'deals'] as const;
+const PANELS = ['index', 'history', 'stores', 'deals', 'track-record'] as const;
 const QUERY_FILES = fs.readdirSync(path.join(DASHBOARD_DIR, 'queries')).filter((f) => f.endsWith('.graphql'));
 
 if (!HAS_CHROMIUM) {
@@ -156,7 +156,7 @@ describe('without a browser', () => {
   });
 
   it('each dashboard panel query is valid against the schema and runs on the real data', async () => {
-    expect(QUERY_FILES.sort()).toEqual(['deals.graphql', 'food-index.graphql', 'price-history.graphql', 'store-levels.graphql']);
+    expect(QUERY_FILES.sort()).toEqual(['deals.graphql', 'food-index.graphql', 'price-history.graphql', 'store-levels.graphql', 'track-record.graphql']);
     for (const file of QUERY_FILES) {
       const query = fs.readFileSync(path.join(DASHBOARD_DIR, 'queries', file), 'utf8');
       const doc = parse(query);
@@ -238,7 +238,7 @@ describe.skipIf(!HAS_CHROMIUM)('in headless Chromium, with no outside network', 
     await page.context().close();
   }, 90_000);
 
-  it('/dashboard renders the four panels with the real data; each shows its query and links it to GraphiQL', async () => {
+  it('/dashboard renders the five panels with the real data; each shows its query and links it to GraphiQL', async () => {
     const { page, errors } = await openPage();
     await page.goto(`${base}/dashboard`);
     for (const name of PANELS) {
@@ -259,6 +259,13 @@ describe.skipIf(!HAS_CHROMIUM)('in headless Chromium, with no outside network', 
     expect(await page.locator('[data-panel="index"] .uplot').count()).toBe(1);
     expect(await page.locator('[data-panel="history"] .uplot').count()).toBe(1);
     expect(await page.locator('[data-panel="stores"] svg.map circle').count()).toBeGreaterThan(100);
+    // The track record: months in words, changes in percent, and each aggregate's errors.
+    const track = page.locator('[data-panel="track-record"]');
+    expect(await track.locator('tbody tr').count()).toBeGreaterThan(3);
+    expect(await track.locator('tbody tr td').first().innerText()).toMatch(/^[A-Z][a-z]{2} \d{4}$/);
+    // Only months observed on every day (the real log: Nov 2024 to Apr 2025), as the summary counts them.
+    expect(await track.locator('tbody tr').count()).toBe(Number(/\((\d+) months\)/.exec(await track.locator('ul.mae li').first().innerText())?.[1]));
+    expect(await track.locator('ul.mae li').first().innerText()).toMatch(/^All food: nowcast /);
 
     // How old it is: the banner and each chain's last day (real status), the gaps under the index chart.
     const status = await realStatus();

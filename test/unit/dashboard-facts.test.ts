@@ -10,6 +10,8 @@ import {
   drawnValues,
   formatCount,
   formatDay,
+  formatChange,
+  formatMonth,
   freshnessView,
   gapSentence,
   gapSentences,
@@ -168,5 +170,15 @@ describe('freshnessView', () => {
     expect(freshnessView(status({ computing: ['import', 'match', 'index', 'constructor'] }))!.computing).toBe(
       'Still being computed: importing the real data, matching products across chains, computing the food-price index, constructor. Figures derived from the prices (comparisons, the index, shelves) may change or be missing until this is done.',
     );
+  });
+});
+
+describe('formatMonth and formatChange', () => {
+  it('writes months and changes for people', () => {
+    expect(formatMonth('2024-11')).toBe('Nov 2024');
+    expect(formatMonth('nope')).toBe('nope');
+    expect(formatChange(0.4249)).toBe('+0.42 %');
+    expect(formatChange(-0.1, ' pp')).toBe('−0.10 pp');
+    expect(formatChange(null)).toBe('—');
   });
 });
