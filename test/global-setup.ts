@@ -12,14 +12,13 @@
  * Also names the run (TEST_RUN_ID): the real-data template of test/helpers/real-data.ts is named
  * after it and dropped when the run ends.
  */
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { redactUrl, spawnEmbeddedServer } from './helpers/embedded-child.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** Starts the run's embedded PostgreSQL unless TEST_DATABASE_URL names a server; returns its teardown. */
 export default async function setup(): Promise<() => Promise<void>> {
@@ -27,30 +26,12 @@ export default async function setup(): Promise<() => Promise<void>> {
   process.env.TEST_RUN_ID = run;
   if (process.env.TEST_DATABASE_URL) {
     const url = process.env.TEST_DATABASE_URL;
-    console.log(`tests: PostgreSQL at TEST_DATABASE_URL (${redact(url)})`);
+    console.log(`tests: PostgreSQL at TEST_DATABASE_URL (${redactUrl(url)})`);
     return () => dropRunTemplates(url, run);
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prices-test-pg-'));
   const t0 = Date.now();
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'test/helpers/embedded-server.ts'), dir], {
-    cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const started = await new Promise<{ port: number; pid: number }>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`the tests' embedded PostgreSQL did not start within 120 s in ${dir}`)), 120_000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line) as { port: number; pid: number });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the tests' embedded PostgreSQL could not start (exit ${code}); see the message above`));
-    });
-  });
+  const { child, ...started } = await spawnEmbeddedServer(dir, "the tests' embedded PostgreSQL");
   process.env.TEST_DATABASE_URL = `postgresql://postgres:postgres@127.0.0.1:${started.port}/postgres`;
   console.log(`tests: embedded PostgreSQL on 127.0.0.1:${started.port} in ${dir}, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (set TEST_DATABASE_URL to use another server)`);
   return async () => {
@@ -83,13 +64,3 @@ async function dropRunTemplates(url: string, run: string): Promise<void> {
   }
 }
 
-/** The URL without its password, for the log. */
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'unparsable URL';
-  }
-}

@@ -43,10 +43,8 @@ import fs from 'node:fs';
 import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { redactUrl, spawnEmbeddedServer } from '../helpers/embedded-child.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-/** How long the throwaway server may take to start (as the tests allow). */
-const START_TIMEOUT_MS = 120_000;
 
 /** The server a bench uses. */
 export interface BenchServer {
@@ -86,7 +84,7 @@ async function choose(opts: BenchServerOptions): Promise<BenchServer> {
   if (from) {
     const adminUrl = process.env[from]!;
     process.env.TEST_DATABASE_URL = adminUrl;
-    process.stderr.write(`bench: PostgreSQL at ${from} (${redact(adminUrl)})\n`);
+    process.stderr.write(`bench: PostgreSQL at ${from} (${redactUrl(adminUrl)})\n`);
     return { adminUrl, throwaway: false, label: from };
   }
   return startThrowaway();
@@ -96,37 +94,10 @@ async function choose(opts: BenchServerOptions): Promise<BenchServer> {
 async function startThrowaway(): Promise<BenchServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prices-bench-pg-'));
   const t0 = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/helpers/embedded-server.ts'), dir], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'inherit'],
+  const { child, ...started } = await spawnEmbeddedServer(dir, "the benches' embedded PostgreSQL", {
     detached: true,
+    onSpawn: (pid) => sweepWhenGone(dir, pid),
   });
-  if (child.pid) sweepWhenGone(dir, child.pid);
-  let out = '';
-  const started = await new Promise<{ port: number; pid: number }>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGTERM');
-      reject(new Error(`the benches' embedded PostgreSQL did not start within ${START_TIMEOUT_MS / 1000} s in ${dir}`));
-    }, START_TIMEOUT_MS);
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line) as { port: number; pid: number });
-      }
-    });
-    child.once('error', (e) => {
-      clearTimeout(timer);
-      reject(new Error(`the benches' embedded PostgreSQL could not be started: ${e.message}`));
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the benches' embedded PostgreSQL could not start (exit ${code ?? signal}); see the message above`));
-    });
-  });
-  child.removeAllListeners('exit');
-  child.stdout!.removeAllListeners('data');
   // From here on it only goes when this process goes (its stdin closes), unless it fails.
   child.once('exit', (code, signal) =>
     process.stderr.write(`bench: the embedded PostgreSQL on port ${started.port} stopped on its own (${code ?? signal})\n`),
@@ -179,13 +150,3 @@ function sweepWhenGone(dir: string, serverPid: number): void {
   spawn(process.execPath, ['-e', script, dir, String(process.pid), String(serverPid)], { detached: true, stdio: 'ignore' }).unref();
 }
 
-/** The URL without its password, for the log. */
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'unparsable URL';
-  }
-}

@@ -5,12 +5,11 @@
  * processes — the postmaster and every backend and auxiliary process it forked — can be stopped
  * (SIGSTOP: a hung server that accepts TCP connections and answers nothing) and continued.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnEmbeddedServer } from './embedded-child.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** A running disposable server. */
 export interface DisposablePostgres {
@@ -62,26 +61,7 @@ export function processTree(root: number): number[] {
 /** Starts a disposable embedded PostgreSQL (within 120 s). */
 export async function startDisposablePostgres(): Promise<DisposablePostgres> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nzgp-fault-pg-'));
-  const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'test/helpers/embedded-server.ts'), dir], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const started = await new Promise<{ port: number; pid: number }>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`disposable PostgreSQL did not start within 120 s in ${dir}`)), 120_000);
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line) as { port: number; pid: number });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`disposable PostgreSQL could not start (exit ${code})`));
-    });
-  });
+  const { child, ...started } = await spawnEmbeddedServer(dir, 'disposable PostgreSQL');
   let frozen: number[] = [];
   const signal = (pids: number[], sig: NodeJS.Signals) => {
     for (const p of pids) {
