@@ -8,12 +8,9 @@ import { expect } from 'vitest';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/**
- * Calls tool `name` with `args` over POST /mcp; expects HTTP 200 and returns the JSON-RPC `result`
- * (`structuredContent`, `content`, `isError`).
- */
-export async function mcpToolCall(app: FastifyInstance, name: string, args: Json): Promise<Json> {
-  const r = await app.inject({
+/** Calls tool `name` with `args` over POST /mcp; resolves with the HTTP response as it is (status, headers, body). */
+export function mcpToolRequest(app: FastifyInstance, name: string, args: Json) {
+  return app.inject({
     method: 'POST',
     url: '/mcp',
     headers: {
@@ -38,6 +35,14 @@ export async function mcpToolCall(app: FastifyInstance, name: string, args: Json
       },
     }),
   });
+}
+
+/**
+ * Calls tool `name` with `args` over POST /mcp; expects HTTP 200 and returns the JSON-RPC `result`
+ * (`structuredContent`, `content`, `isError`).
+ */
+export async function mcpToolCall(app: FastifyInstance, name: string, args: Json): Promise<Json> {
+  const r = await mcpToolRequest(app, name, args);
   expect(r.statusCode, r.body).toBe(200);
   return r.json().result;
 }

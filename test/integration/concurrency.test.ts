@@ -15,6 +15,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../facades/server.js';
+import { mcpToolRequest } from '../helpers/mcp-call.js';
 import { readDataVersion } from '../../src/db/data-version.js';
 import { loadEnv } from '../../src/env.js';
 import type { SearchBackend, SuggestQuery, TextQuery } from '../../src/search/backend.js';
@@ -91,31 +92,7 @@ async function graphql(app: FastifyInstance, query: string) {
 }
 
 async function mcpSearch(app: FastifyInstance, q: string) {
-  const r = await app.inject({
-    method: 'POST',
-    url: '/mcp',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'search_listings',
-    },
-    payload: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'search_listings',
-        arguments: { q },
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
-          'io.modelcontextprotocol/clientInfo': { name: 'vitest', version: '1.0.0' },
-        },
-      },
-    }),
-  });
+  const r = await mcpToolRequest(app, 'search_listings', { q });
   return { status: r.statusCode, headers: r.headers, body: r.body };
 }
 
