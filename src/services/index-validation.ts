@@ -14,6 +14,7 @@ import type pg from 'pg';
 import { ALL_FOOD } from '../domain/basket.js';
 import { FIRST_DAYS, validateAggregate, VALIDATION_METHOD, type ValidationMonth, type ValidationSummary } from '../domain/index-validation.js';
 import type { CoveredValue, OfficialMonth } from '../domain/price-index.js';
+import { groupRows } from './prices.js';
 
 /** Why a basket group has no nowcast. */
 export const UNOBSERVABLE_REASON =
@@ -62,20 +63,17 @@ export async function indexValidation(pool: pg.Pool): Promise<IndexValidation> {
     ),
     pool.query<{ series_ref: string; month: string; value: number }>(`SELECT series_ref, month, value FROM official_index`),
   ]);
-  const series = new Map<number, CoveredValue[]>();
-  for (const p of points) {
-    let l = series.get(p.group_id);
-    if (!l) series.set(p.group_id, (l = []));
-    l.push({ day: p.day, value: p.raw, coverage: p.coverage });
-  }
-  const months = new Map<string, OfficialMonth[]>();
-  for (const o of official) {
-    let l = months.get(o.series_ref);
-    if (!l) months.set(o.series_ref, (l = []));
-    l.push({ month: o.month, value: o.value });
-  }
+  const series = groupRows(points, (p) => p.group_id);
+  const months = groupRows(official, (o) => o.series_ref);
   const aggregate = (id: number, code: string, name: string, seriesRef: string): ValidationAggregate => ({
-    id, code, name, series_ref: seriesRef, ...validateAggregate(series.get(id) ?? [], months.get(seriesRef) ?? []),
+    id,
+    code,
+    name,
+    series_ref: seriesRef,
+    ...validateAggregate(
+      (series.get(id) ?? []).map((p): CoveredValue => ({ day: p.day, value: p.raw, coverage: p.coverage })),
+      (months.get(seriesRef) ?? []).map((o): OfficialMonth => ({ month: o.month, value: o.value })),
+    ),
   });
   return {
     method: VALIDATION_METHOD,
