@@ -569,6 +569,27 @@ export const ValidationMonth = named(
   }),
 );
 
+/** The latest month's estimate with an interval (beyond the contract, issue 30 item 3). */
+export const MonthEstimate = named(
+  'MonthEstimate',
+  "The estimate of the latest month's change as of its last observed day: final once the month is complete, else the same-day estimate (days 1 to through_day of the month and of the previous one), with a prediction interval from the same estimate's errors in the earlier counted months.",
+  z.object({
+    month: z.string().regex(/^\d{4}-\d{2}$/).describe('YYYY-MM'),
+    as_of: Day.describe('Last day of the month observed: the day the estimate describes'),
+    days: z.int().describe('Days of the month the index computed'),
+    final: z.boolean().describe("The month is complete: change is the nowcast's final change"),
+    through_day: z.int().describe("Days 1 to through_day of both months are compared (the month's length when final)"),
+    change: numberOrNull.describe('Estimated monthly change, %; null without the previous month'),
+    low: numberOrNull.describe('Lower end of the interval, %; null with fewer than 3 past errors'),
+    high: numberOrNull.describe('Upper end of the interval, %'),
+    level: z.number().describe('Two-sided level of the interval: change ± Student t quantile (n degrees of freedom) × past RMSE'),
+    past_months: z.int().describe('Earlier counted months whose errors give the interval'),
+    past_rmse: numberOrNull.describe('Root mean square of those errors, pp'),
+    official: numberOrNull.describe("Stats NZ's change when published, else null"),
+    error: numberOrNull.describe('change − official, pp'),
+  }),
+);
+
 /** The track record of one aggregate (beyond the contract, issue 30). */
 export const ValidationAggregate = named(
   'ValidationAggregate',
@@ -587,6 +608,7 @@ export const ValidationAggregate = named(
       })
       .describe('Over the counted months'),
     months: z.array(ValidationMonth).describe('Every month the index computed, oldest first'),
+    estimate: MonthEstimate.nullable().describe('The latest month computed, with an interval; null without index days'),
   }),
 );
 

@@ -10,7 +10,7 @@
 // on days nothing was observed (coverage 0: facts.js's lineSegments) with the gaps shaded and
 // named under the chart, and the deals say the day they were seen.
 import uPlot from 'uplot';
-import { dayAfter, dealsAsOf, drawnValues, formatChange, formatCount, formatDay, formatMonth, gapSentences, lineSegments, segmentGaps } from './facts.js';
+import { dayAfter, dealsAsOf, drawnValues, estimateSentence, formatChange, formatCount, formatDay, formatMonth, gapSentences, lineSegments, segmentGaps } from './facts.js';
 import { followFreshness, loadStatus } from './freshness.js';
 
 const CHAIN_COLOURS = {
@@ -379,8 +379,10 @@ async function trackRecordPanel() {
     // has no measured change (its "0 %" would be a wrong answer, not a forecast).
     const months = (all?.months ?? []).filter((m) => m.counted);
     const skipped = (all?.months ?? []).filter((m) => !m.counted && m.official != null).length;
+    const latest = estimateSentence(all?.estimate);
+    const estimate = latest ? el('p', { class: 'estimate' }, el('strong', {}, `${all.name}, latest month: `), latest) : null;
     if (!months.length) {
-      body.replaceChildren(el('p', { class: 'empty' }, 'No month has both an official figure and a nowcast observed on every day yet.'));
+      body.replaceChildren(...[estimate, el('p', { class: 'empty' }, 'No month has both an official figure and a nowcast observed on every day yet.')].filter(Boolean));
       panel.state('empty', 0);
       return;
     }
@@ -397,13 +399,15 @@ async function trackRecordPanel() {
     const summary = v.aggregates.map((a) =>
       el('li', {}, el('strong', {}, a.name), `: nowcast ${mae(a.summary.nowcast)}, first ${v.firstDays} days ${mae(a.summary.firstDays)}, flat forecast ${mae(a.summary.flat)} (${a.summary.months} months)`),
     );
-    body.replaceChildren(
+    // replaceChildren would write a null as the text "null": the optional parts are filtered out.
+    body.replaceChildren(...[
+      estimate,
       el('table', {}, el('thead', {}, el('tr', {}, el('th', {}, `${all.name}, month`), el('th', { class: 'num' }, 'official'), el('th', { class: 'num' }, 'nowcast'), el('th', { class: 'num' }, 'error'))), el('tbody', {}, ...rows)),
       skipped ? el('p', { class: 'note' }, `${skipped} more official months are left out: the nowcast did not observe every day of them.`) : null,
       el('p', { class: 'note' }, `Mean absolute error of the monthly change (${v.method}):`),
       el('ul', { class: 'mae' }, ...summary),
       ...v.unobservable.map((u) => el('p', { class: 'note' }, `Not on shelves: ${u.name} — ${u.reason}`)),
-    );
+    ].filter(Boolean));
     panel.state('ready', rows.length);
   } catch (e) {
     panel.fail(body, e);

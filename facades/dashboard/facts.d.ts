@@ -70,3 +70,17 @@ export function formatMonth(month: unknown): string;
 export function formatChange(pct: number | null | undefined, unit?: string): string;
 export const FOLLOW_SECONDS: number;
 export function dealsAsOf(days: ReadonlyArray<string | null | undefined>): string;
+/** The fields of GraphQL MonthEstimate the dashboard reads. */
+export interface MonthEstimateView {
+  month: string;
+  asOf: string;
+  final: boolean;
+  throughDay: number;
+  change: number | null;
+  low: number | null;
+  high: number | null;
+  level: number;
+  pastMonths: number;
+  official: number | null;
+}
+export function estimateSentence(e: MonthEstimateView | null | undefined): string | null;

@@ -247,3 +247,31 @@ export function dealsAsOf(days) {
   if (known.length === 1) return `as of ${formatDay(known[0])}`;
   return `seen ${formatRange(known[0], known[known.length - 1])}`;
 }
+
+/**
+ * The sentence of the latest month's estimate (GraphQL MonthEstimate, issue 30 item 3): the month,
+ * the days it uses and the day it describes, the change, its interval (or why there is none) and
+ * Stats NZ's figure once published. Null without an estimate.
+ */
+export function estimateSentence(e) {
+  if (!e) return null;
+  const when = e.final
+    ? `${formatMonth(e.month)} (complete, as of ${formatDay(e.asOf)})`
+    : `${formatMonth(e.month)} so far (days 1–${e.throughDay} against the same days of ${formatMonth(previousMonth(e.month))}, as of ${formatDay(e.asOf)})`;
+  if (e.change == null) return `${when}: no estimate, the month before was not observed.`;
+  const interval =
+    e.low != null && e.high != null
+      ? `${Math.round(e.level * 100)} % interval ${formatChange(e.low)} to ${formatChange(e.high)}, from the errors of ${plural(e.pastMonths, 'earlier month')}`
+      : `no interval yet (${plural(e.pastMonths, 'earlier month')} with an official figure; 3 needed)`;
+  const official = e.official != null ? `Stats NZ: ${formatChange(e.official)}.` : 'Stats NZ has not published it yet.';
+  return `${when}: ${formatChange(e.change)} (${interval}). ${official}`;
+}
+
+/** "2026-07" for "2026-08" (calendar, no time zone). */
+function previousMonth(month) {
+  const m = /^(\d{4})-(\d{2})$/.exec(String(month ?? ''));
+  if (!m) return String(month ?? '');
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  return mo === 1 ? `${y - 1}-12` : `${m[1]}-${String(mo - 1).padStart(2, '0')}`;
+}

@@ -176,7 +176,7 @@ export type get_index_latestQuery = { indexLatest: { as_of: string, headline: { 
 export type get_index_validationQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type get_index_validationQuery = { indexValidation: { method: string, first_days: number, aggregates: Array<{ id: number, code: string, name: string, series_ref: string, summary: { months: number, nowcast_mae: number | null, first_days_mae: number | null, flat_mae: number | null }, months: Array<{ month: string, official: number | null, nowcast: number | null, error: number | null, coverage: number, days: number, complete: boolean, counted: boolean, first_days: number | null, first_days_error: number | null }> }>, unobservable: Array<{ id: number, code: string, name: string, reason: string, series_ref: string }> } };
+export type get_index_validationQuery = { indexValidation: { method: string, first_days: number, aggregates: Array<{ id: number, code: string, name: string, series_ref: string, summary: { months: number, nowcast_mae: number | null, first_days_mae: number | null, flat_mae: number | null }, months: Array<{ month: string, official: number | null, nowcast: number | null, error: number | null, coverage: number, days: number, complete: boolean, counted: boolean, first_days: number | null, first_days_error: number | null }>, estimate: { month: string, days: number, final: boolean, change: number | null, low: number | null, high: number | null, level: number, official: number | null, error: number | null, as_of: string, through_day: number, past_months: number, past_rmse: number | null } | null }>, unobservable: Array<{ id: number, code: string, name: string, reason: string, series_ref: string }> } };
 
 export type get_listingQueryVariables = Exact<{
   id: number;

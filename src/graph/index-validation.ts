@@ -4,7 +4,7 @@
  * src/services/index-validation.ts; the formula is src/domain/index-validation.ts.
  */
 import { builder } from '../builder.js';
-import type { ValidationMonth, ValidationSummary } from '../domain/index-validation.js';
+import { INTERVAL_LEVEL, MIN_INTERVAL_MONTHS, type MonthEstimate, type ValidationMonth, type ValidationSummary } from '../domain/index-validation.js';
 import { indexValidation, type IndexValidation, type UnobservableGroup, type ValidationAggregate } from '../services/index-validation.js';
 
 const ValidationMonthRef = builder.objectRef<ValidationMonth>('ValidationMonth').implement({
@@ -33,6 +33,26 @@ const ValidationSummaryRef = builder.objectRef<ValidationSummary>('ValidationSum
   }),
 });
 
+const MonthEstimateRef = builder.objectRef<MonthEstimate>('MonthEstimate').implement({
+  description:
+    "The estimate of the latest month's change as of its last observed day: once the month is complete the nowcast's final change, before that the same-day estimate (means of days 1 to throughDay of the month and of the previous one), with a prediction interval from the same estimate's errors in the earlier counted months.",
+  fields: (t) => ({
+    month: t.exposeString('month', { description: '`YYYY-MM`.' }),
+    asOf: t.exposeString('asOf', { description: 'Last day of the month observed (`YYYY-MM-DD`): the day the estimate describes.' }),
+    days: t.exposeInt('days', { description: 'Days of the month the index computed.' }),
+    final: t.exposeBoolean('final', { description: "The month is complete: change is the nowcast's final change." }),
+    throughDay: t.exposeInt('throughDay', { description: "Days 1 to throughDay of both months are compared (the month's length when final)." }),
+    change: t.exposeFloat('change', { nullable: true, description: 'Estimated monthly change, %; null without the previous month.' }),
+    low: t.exposeFloat('low', { nullable: true, description: `Lower end of the interval, %; null with fewer than ${MIN_INTERVAL_MONTHS} past errors.` }),
+    high: t.exposeFloat('high', { nullable: true, description: 'Upper end of the interval, %.' }),
+    level: t.exposeFloat('level', { description: `Two-sided level of the interval (${INTERVAL_LEVEL}): change ± t quantile (n degrees of freedom) × past RMSE.` }),
+    pastMonths: t.exposeInt('pastMonths', { description: 'Earlier counted months whose errors give the interval.' }),
+    pastRmse: t.exposeFloat('pastRmse', { nullable: true, description: 'Root mean square of those errors, pp.' }),
+    official: t.exposeFloat('official', { nullable: true, description: "Stats NZ's change when published, else null." }),
+    error: t.exposeFloat('error', { nullable: true, description: 'change − official, pp.' }),
+  }),
+});
+
 const ValidationAggregateRef = builder.objectRef<ValidationAggregate>('ValidationAggregate').implement({
   description: 'All food or one observable basket group against its official series.',
   fields: (t) => ({
@@ -42,6 +62,7 @@ const ValidationAggregateRef = builder.objectRef<ValidationAggregate>('Validatio
     seriesRef: t.exposeString('series_ref', { description: 'The Stats NZ series compared with.' }),
     summary: t.field({ type: ValidationSummaryRef, resolve: (a) => a.summary }),
     months: t.field({ type: [ValidationMonthRef], description: 'Every month the index computed, oldest first.', resolve: (a) => a.months }),
+    estimate: t.field({ type: MonthEstimateRef, nullable: true, description: 'The latest month computed, with an interval; null without index days.', resolve: (a) => a.estimate }),
   }),
 });
 

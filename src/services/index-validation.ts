@@ -2,7 +2,8 @@
  * The nowcast's published track record (issue 30 item 4; get_index_validation, beyond the
  * contract): per aggregate (all food, then each observable basket group) and per month, the
  * official monthly change, the nowcast's change and error (whole month and first 15 days), the
- * month's mean coverage; the mean absolute errors against the flat forecast.
+ * month's mean coverage; the mean absolute errors against the flat forecast; the latest month's
+ * estimate with a prediction interval (final or same-day, src/domain/index-validation.ts estimateMonth).
  *
  * Computed at read time from index_day (raw, coverage) and official_index: the work is small
  * (months × groups over a few thousand rows), and the formula is src/domain/index-validation.ts
@@ -12,7 +13,7 @@
  */
 import type pg from 'pg';
 import { ALL_FOOD } from '../domain/basket.js';
-import { FIRST_DAYS, validateAggregate, VALIDATION_METHOD, type ValidationMonth, type ValidationSummary } from '../domain/index-validation.js';
+import { FIRST_DAYS, validateAggregate, VALIDATION_METHOD, type MonthEstimate, type ValidationMonth, type ValidationSummary } from '../domain/index-validation.js';
 import type { CoveredValue, OfficialMonth } from '../domain/price-index.js';
 import { groupRows } from './prices.js';
 
@@ -30,6 +31,8 @@ export interface ValidationAggregate {
   series_ref: string;
   summary: ValidationSummary;
   months: ValidationMonth[];
+  /** The latest month's estimate with its interval; null without index days. */
+  estimate: MonthEstimate | null;
 }
 
 /** A basket group the nowcast cannot observe. */

@@ -54,7 +54,7 @@ import { performance } from 'node:perf_hooks';
 import { loadBasket, observableGroupWeights, type GroupCode } from '../../src/domain/basket.js';
 import { matchInputOf, matchListing } from '../../src/domain/basket-match.js';
 import { addDays } from '../../src/domain/days.js';
-import { changePercent, monthValues, prevMonth, validateAggregate } from '../../src/domain/index-validation.js';
+import { changePercent, estimateMonth, INTERVAL_LEVEL, monthValues, prevMonth, validateAggregate } from '../../src/domain/index-validation.js';
 import { computeIndex, type BasketItem as IndexItem, type CoveredValue, type ListingDay, type Match, type OfficialMonth } from '../../src/domain/price-index.js';
 import type { Splice } from '../../src/domain/multilateral.js';
 import { geksNowcast, prepareItems, type Nowcast } from './index-multilateral.js';
@@ -444,6 +444,37 @@ const outSample = completeMonths.slice(IN_SAMPLE);
     const g = mae(best.n, key, outSample);
     console.log(`  out of sample, ${SHORT[key]}: chained ${c.toFixed(3)}, GEKS ${g.toFixed(3)} → ${Math.abs(c - g) < 0.005 ? 'no difference at 0.01 pp' : c < g ? 'the chained Jevons wins' : 'GEKS-Jevons wins'}`);
   }
+}
+
+// Early estimates with intervals (issue 30 item 3; src/domain/index-validation.ts estimateMonth, as
+// GET /api/v1/index/validation serves the latest month): each complete month as it could have been
+// published on its day 7, day 15 and when complete, each interval from the earlier months' errors
+// of the same estimate only (real time). Does the official change fall inside?
+console.log(`\nearly estimates, as published on day 7, day 15 and when complete, with ${INTERVAL_LEVEL * 100} % intervals from the earlier months' errors (%, official inside?)`);
+const officialChangeOf = (key: string, m: string) => offChange(key === 'all' ? 'total' : key, m);
+for (const [key, off] of [['all', offLevels('total')], ['fruit_veg', offLevels('fruit_veg')]] as const) {
+  const series = key === 'all' ? covered(run.all.raw, run.all.coverage) : covered(run.groups.get(key)!.raw, run.groups.get(key)!.coverage);
+  const tally = new Map<string, { n: number; inside: number }>();
+  console.log(`  ${SHORT[key]}`);
+  for (const m of months.filter(complete)) {
+    const cells: string[] = [];
+    for (const [label, through] of [['day 7', 7], ['day 15', 15], ['final', 31]] as const) {
+      const e = estimateMonth(series.filter((p) => p.day.slice(0, 7) < m || (p.day.startsWith(m) && Number(p.day.slice(8)) <= through)), off, m);
+      if (!e || e.change == null || e.official == null) continue;
+      const t = tally.get(label) ?? { n: 0, inside: 0 };
+      let mark = 'no interval';
+      if (e.low != null && e.high != null) {
+        t.n += 1;
+        const inside = e.official >= e.low && e.official <= e.high;
+        if (inside) t.inside += 1;
+        mark = `[${f2(e.low)}, ${f2(e.high)}] ${inside ? 'in' : 'OUT'}`;
+      }
+      tally.set(label, t);
+      cells.push(`${label} ${f2(e.change)} ${mark}`);
+    }
+    if (cells.length) console.log(`    ${m} official ${f2(officialChangeOf(key, m))}: ${cells.join(' | ')}`);
+  }
+  console.log(`    official inside the interval: ${[...tally].map(([l, t]) => `${l} ${t.inside}/${t.n}`).join(', ')} (an interval needs 3 earlier months)`);
 }
 
 console.log('\nnotes: all log prices are shelf prices (the log cannot tell specials); each SKU is carried forward between');

@@ -266,6 +266,8 @@ describe.skipIf(!HAS_CHROMIUM)('in headless Chromium, with no outside network', 
     // Only months observed on every day (the real log: Nov 2024 to Apr 2025), as the summary counts them.
     expect(await track.locator('tbody tr').count()).toBe(Number(/\((\d+) months\)/.exec(await track.locator('ul.mae li').first().innerText())?.[1]));
     expect(await track.locator('ul.mae li').first().innerText()).toMatch(/^All food: nowcast /);
+    // The latest month's estimate with its interval, in the words of facts.js estimateSentence.
+    expect(await track.locator('p.estimate').innerText()).toMatch(/^All food, latest month: [A-Z][a-z]{2} \d{4} (so far \(days 1–\d+|\(complete).*: [−+]\d+\.\d\d % \(90 % interval [−+]\d+\.\d\d % to [−+]\d+\.\d\d %/);
 
     // How old it is: the banner and each chain's last day (real status), the gaps under the index chart.
     const status = await realStatus();

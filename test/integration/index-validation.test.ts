@@ -111,6 +111,28 @@ describe('GET /api/v1/index/validation on the real data', () => {
     );
   });
 
+  it("the latest month's estimate: the same-day change a client computes from index/daily, with a 90 % interval from past months' errors", async () => {
+    const daily = (await get('/api/v1/index/daily?from=2000-01-01&to=2099-12-31&group=0', 'get_index_daily')).body as Json[];
+    const e = body.aggregates[0].estimate;
+    const last = daily.at(-1)!.day as string;
+    // The latest month with index days is in progress on its last observed day (the real data end on its 3rd).
+    expect(e).toMatchObject({ month: last.slice(0, 7), as_of: last, final: false, through_day: Number(last.slice(8, 10)), level: 0.9 });
+    const partial = (m: string) => {
+      const xs = daily.filter((p) => p.day.startsWith(m) && Number(p.day.slice(8, 10)) <= e.through_day).map((p) => p.raw as number);
+      return xs.reduce((s, x) => s + x, 0) / xs.length;
+    };
+    expect(Math.abs(e.change - (partial(e.month) / partial(before(e.month)) - 1) * 100)).toBeLessThan(0.01);
+    expect(e.past_months).toBeGreaterThanOrEqual(3);
+    expect(e.low).toBeLessThan(e.change);
+    expect(e.high).toBeGreaterThan(e.change);
+    expect(e.high - e.change).toBeCloseTo(e.change - e.low, 10);
+    // Its official change is shown once Stats NZ has published the month (and the one before).
+    const published = (await db.pool.query(`SELECT count(*)::int AS n FROM official_index WHERE series_ref = 'CPIM.SE901' AND month IN ($1, $2)`, [e.month, before(e.month)])).rows[0].n === 2;
+    if (published) expect(e.error).toBeCloseTo(e.change - e.official, 10);
+    else expect([e.official, e.error]).toEqual([null, null]);
+    console.log(`index/validation estimate on the real data: ${body.aggregates.map((a: Json) => `${a.code} ${a.estimate.month} through day ${a.estimate.through_day}: ${a.estimate.change?.toFixed(2)} % [${a.estimate.low?.toFixed(2)}, ${a.estimate.high?.toFixed(2)}] from ${a.estimate.past_months} months, official ${a.estimate.official?.toFixed(2)}`).join('; ')}`);
+  });
+
   it('the MCP tool answers the same as REST', async () => {
     const result = await mcpToolCall(app, 'get_index_validation', {});
     expect(result.isError ?? false).toBe(false);

@@ -8,6 +8,7 @@ import {
   dayAfter,
   dealsAsOf,
   drawnValues,
+  estimateSentence,
   formatCount,
   formatDay,
   formatChange,
@@ -180,5 +181,25 @@ describe('formatMonth and formatChange', () => {
     expect(formatChange(0.4249)).toBe('+0.42 %');
     expect(formatChange(-0.1, ' pp')).toBe('−0.10 pp');
     expect(formatChange(null)).toBe('—');
+  });
+});
+
+describe('estimateSentence (the latest month of the track record)', () => {
+  const base = { month: '2026-08', asOf: '2026-08-03', final: false, throughDay: 3, change: -0.0169, low: -1.1618, high: 1.1279, level: 0.9, pastMonths: 5, official: null };
+  it('a month in progress: the days compared, the day it describes, the interval and that Stats NZ has not published', () => {
+    expect(estimateSentence(base)).toBe(
+      'Aug 2026 so far (days 1–3 against the same days of Jul 2026, as of 3 Aug 2026): −0.02 % (90 % interval −1.16 % to +1.13 %, from the errors of 5 earlier months). Stats NZ has not published it yet.',
+    );
+  });
+  it('a complete month with the official figure; a January compares with December of the year before', () => {
+    expect(estimateSentence({ ...base, month: '2025-01', asOf: '2025-01-31', final: true, throughDay: 31, change: 2.16, official: 1.94 })).toBe(
+      'Jan 2025 (complete, as of 31 Jan 2025): +2.16 % (90 % interval −1.16 % to +1.13 %, from the errors of 5 earlier months). Stats NZ: +1.94 %.',
+    );
+    expect(estimateSentence({ ...base, month: '2025-01', asOf: '2025-01-09', throughDay: 9 })).toContain('days 1–9 against the same days of Dec 2024');
+  });
+  it('no interval under three earlier months, no estimate without the month before, nothing without an estimate', () => {
+    expect(estimateSentence({ ...base, low: null, high: null, pastMonths: 1 })).toContain('(no interval yet (1 earlier month with an official figure; 3 needed))');
+    expect(estimateSentence({ ...base, change: null })).toBe('Aug 2026 so far (days 1–3 against the same days of Jul 2026, as of 3 Aug 2026): no estimate, the month before was not observed.');
+    expect(estimateSentence(null)).toBeNull();
   });
 });
