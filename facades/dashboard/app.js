@@ -32,13 +32,24 @@ async function queryText(name) {
   return r.text();
 }
 
+/** Tries of one panel query the server refuses as busy. */
+const BUSY_TRIES = 4;
+
 /** POSTs one query to /graphql; the data, or an Error with the GraphQL messages. */
 async function graphql(query, variables) {
-  const r = await fetch('/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
+  let r;
+  // The page's own panels ask at once and may queue behind each other: a query the server refuses
+  // as busy (503, Retry-After) is asked again after the wait it names (at most 10 s), BUSY_TRIES in all.
+  for (let attempt = 1; ; attempt++) {
+    r = await fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
+    if (r.status !== 503 || attempt >= BUSY_TRIES) break;
+    const wait = Math.min(10, Math.max(1, Number(r.headers.get('retry-after')) || 1));
+    await new Promise((done) => setTimeout(done, wait * 1000));
+  }
   const body = await r.json();
   if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join('; '));
   if (!r.ok) throw new Error(`HTTP ${r.status}`);

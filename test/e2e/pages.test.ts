@@ -413,6 +413,34 @@ describe.skipIf(!HAS_CHROMIUM)('in headless Chromium, with no outside network', 
     await page.context().close();
   }, 90_000);
 
+  it('a panel query refused as busy (503, Retry-After) is asked again after the wait, and the panel fills', async () => {
+    const { page, errors } = await openPage();
+    // The server's answer to a query its GraphQL family cannot take (facades/concurrency.ts), faked once.
+    let refused = 0;
+    let asked = 0;
+    await page.route('**/graphql', async (route) => {
+      const req = route.request();
+      if (req.method() !== 'POST' || !req.postData()?.includes('query TrackRecord')) return route.fallback();
+      asked += 1;
+      if (refused++ === 0) {
+        return route.fulfill({
+          status: 503,
+          headers: { 'retry-after': '1', 'content-type': 'application/json' },
+          body: JSON.stringify({ errors: [{ message: 'Service unavailable: too many GraphQL requests at once; retry shortly', extensions: { code: 'UNAVAILABLE' } }] }),
+        });
+      }
+      return route.fallback();
+    });
+    await page.goto(`${base}/dashboard`);
+    const track = page.locator('[data-panel="track-record"]');
+    await expect.poll(() => track.getAttribute('data-state'), { timeout: 60_000 }).toMatch(/^(ready|error|empty)$/);
+    expect(await track.locator('.error').allInnerTexts()).toEqual([]);
+    expect(await track.getAttribute('data-state')).toBe('ready');
+    expect(asked).toBe(2);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 90_000);
+
   it('no page tried to reach another host', () => {
     expect(outside).toEqual([]);
   });
