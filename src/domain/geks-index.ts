@@ -44,7 +44,7 @@
  *   publishing without revisions.
  * - Further sources of the splices and of GEKS over a rolling window: src/domain/multilateral.ts.
  */
-import { logJevonsMatrix, rollingGeksFromLogMatrix, type Splice } from './multilateral.js';
+import { rollingGeksFromLogMatrix, type Splice } from './multilateral.js';
 import {
   appendAggregateDay, daysBetween, newAggregates, STALE_DAYS,
   type AggregateLevels, type BasketItem, type IndexRun, type ItemPair,
@@ -85,26 +85,63 @@ export interface GeksItem {
 }
 
 /**
- * Prepares one item from its daily panel: `prices[d]` maps listing → price (> 0, cents on the
- * item's basis) on day d of the run (consecutive calendar days); non-positive prices are left out.
+ * Prepares one item from its daily panel: `prices[d]` maps listing → price (> 0 and finite, cents
+ * on the item's basis) on day d of the run (consecutive calendar days); other values are left out.
  * `maxLag` (days, default: every pair) limits the bilateral indices to days at most that far
  * apart: a window of w days needs w − 1 (the worker's long panels); the validation's expanding
  * windows need every pair.
+ *
+ * ln J(s,t) = mean over the listings priced on both days of ln p(t) − ln p(s) (the log of
+ * multilateral.ts `bilateralJevons`, computed on a listing × day array of log prices rather than
+ * maps: the same value up to rounding in the last bits, a unit test compares them).
  * @returns null when no listing is priced on any day (the item has no relative).
  */
 export function prepareGeksItem<K>(code: string, prices: readonly ReadonlyMap<K, number>[], maxLag = Infinity): GeksItem | null {
-  const start = prices.findIndex((m) => [...m.values()].some((p) => p > 0));
+  const ok = (p: number) => p > 0 && Number.isFinite(p);
+  const start = prices.findIndex((m) => [...m.values()].some(ok));
   if (start < 0) return null;
-  const maps: Map<K, number>[] = [];
+  const T = prices.length - start;
+  // Log prices, listing × day (NaN: not priced), and the listings priced on each day.
+  const column = new Map<K, number>();
+  const logs: Float64Array[] = [];
+  const priced: number[][] = [];
   const n: number[] = [];
-  for (let d = start; d < prices.length; d++) {
-    const m = new Map<K, number>();
-    for (const [k, p] of prices[d]) if (p > 0) m.set(k, p);
-    maps.push(m);
-    n.push(m.size);
+  for (let d = 0; d < T; d++) {
+    const here: number[] = [];
+    for (const [k, p] of prices[start + d]) {
+      if (!ok(p)) continue;
+      let j = column.get(k);
+      if (j === undefined) {
+        column.set(k, (j = logs.length));
+        logs.push(new Float64Array(T).fill(NaN));
+      }
+      logs[j][d] = Math.log(p);
+      here.push(j);
+    }
+    priced.push(here);
+    n.push(here.length);
   }
-  const periods = maps.map((_, i) => String(i));
-  return { code, start, n, logJevons: logJevonsMatrix({ periods, prices: maps }, 0, maps.length - 1, maxLag) };
+  const m: (number | null)[][] = Array.from({ length: T }, () => new Array<number | null>(T).fill(null));
+  for (let s = 0; s < T; s++) {
+    m[s][s] = n[s] ? 0 : null;
+    const here = priced[s];
+    for (let t = s + 1; t < T && t - s <= maxLag; t++) {
+      let sum = 0;
+      let c = 0;
+      for (const j of here) {
+        const b = logs[j][t];
+        if (b === b) {
+          sum += b - logs[j][s];
+          c++;
+        }
+      }
+      if (c) {
+        m[s][t] = sum / c;
+        m[t][s] = -sum / c;
+      }
+    }
+  }
+  return { code, start, n, logJevons: m };
 }
 
 /**
@@ -121,16 +158,61 @@ export function geksItemRelatives(item: GeksItem, length: number, opts: Readonly
   return out;
 }
 
+/** One item's daily series (index_item_day `relative`, `n`, `stale`), aligned with the run's days. */
+export type GeksItemSeries = { relative: (number | null)[]; n: (number | null)[]; stale: (boolean | null)[] };
+
+/**
+ * One item's series over `days` (consecutive calendar days, `YYYY-MM-DD`): `relative` from
+ * {@link geksItemRelatives} (all null for an item without a prepared panel, `item` null), `n` =
+ * listings in its panel (null before its first day), `stale` = n = 0 and its last day with n ≥ 1
+ * more than {@link STALE_DAYS} days back (null before its first day): module comment, step 4.
+ * @throws RangeError as {@link geksItemRelatives}.
+ */
+export function geksItemSeries(item: GeksItem | null, days: readonly string[], opts: Readonly<GeksOptions> = GEKS_OPTIONS): GeksItemSeries {
+  const relative = item ? geksItemRelatives(item, days.length, opts) : new Array<number | null>(days.length).fill(null);
+  const n: (number | null)[] = new Array(days.length).fill(null);
+  const stale: (boolean | null)[] = new Array(days.length).fill(null);
+  if (item) {
+    let lastCounted = days[item.start];
+    for (let d = item.start; d < days.length; d++) {
+      n[d] = item.n[d - item.start];
+      if (n[d]! >= 1) lastCounted = days[d];
+      stale[d] = n[d] === 0 && daysBetween(lastCounted, days[d]) > STALE_DAYS;
+    }
+  }
+  return { relative, n, stale };
+}
+
 /** The GEKS-Jevons index over the run's days: the chained run's series shapes ({@link IndexRun} without links and state). */
 export type GeksIndex = Pick<IndexRun, 'days' | 'all' | 'groups' | 'items'>;
 
 /**
- * The index with GEKS-Jevons items over `days` (consecutive calendar days, `YYYY-MM-DD`): each
- * observable basket item's relative from {@link geksItemRelatives} (items without a prepared
- * panel: null every day), `n` and `stale` (module comment, step 4), and the upper levels — all
- * food and each observable group, raw chained daily from price-index.ts `RAW_BASE` on the first day with
- * `upperStep`'s fixed weights, coverage, items and listings counted — exactly as the chained run
- * aggregates its items (price-index.ts `appendAggregateDay`).
+ * The index over `days` from each observable basket item's series ({@link geksItemSeries}; a
+ * missing item counts as never priced): all food and each observable group, raw chained daily
+ * from price-index.ts `RAW_BASE` on the first day with `upperStep`'s fixed weights, with coverage
+ * and the items and listings counted — exactly as the chained run aggregates its items
+ * (price-index.ts `appendAggregateDay`).
+ */
+export function aggregateItemSeries(basket: readonly BasketItem[], series: ReadonlyMap<string, GeksItemSeries>, days: readonly string[]): GeksIndex {
+  const observable = basket.filter((b) => b.observable);
+  const items: GeksIndex['items'] = new Map();
+  for (const b of observable) items.set(b.code, series.get(b.code) ?? geksItemSeries(null, days));
+  const { all, groups } = newAggregates(basket);
+  const levels: AggregateLevels = { all: null, groups: new Map() };
+  for (let d = 0; d < days.length; d++) {
+    const pairs: ItemPair[] = observable.map((b) => {
+      const s = items.get(b.code)!;
+      return { ...b, prev: d > 0 ? s.relative[d - 1] : null, cur: s.relative[d], n: s.n[d] };
+    });
+    appendAggregateDay(pairs, levels, all, groups);
+  }
+  return { days: [...days], all, groups, items };
+}
+
+/**
+ * The index with GEKS-Jevons items over `days` (consecutive calendar days): {@link geksItemSeries}
+ * of every prepared item, then {@link aggregateItemSeries}. (The worker does the same one item at a
+ * time, holding one item's bilateral indices at once.)
  *
  * Computes every day from scratch; since every value is real time (uses no later day), a day's
  * values are the same whether the run ends on that day or later, so recomputing in full each run
@@ -138,32 +220,5 @@ export type GeksIndex = Pick<IndexRun, 'days' | 'all' | 'groups' | 'items'>;
  * @throws RangeError as {@link geksItemRelatives}.
  */
 export function geksIndex(basket: readonly BasketItem[], items: readonly GeksItem[], days: readonly string[], opts: Readonly<GeksOptions> = GEKS_OPTIONS): GeksIndex {
-  const observable = basket.filter((b) => b.observable);
-  const byCode = new Map(items.map((p) => [p.code, p]));
-  const series: GeksIndex['items'] = new Map();
-  for (const b of observable) {
-    const p = byCode.get(b.code);
-    const relative = p ? geksItemRelatives(p, days.length, opts) : new Array<number | null>(days.length).fill(null);
-    const n: (number | null)[] = new Array(days.length).fill(null);
-    const stale: (boolean | null)[] = new Array(days.length).fill(null);
-    if (p) {
-      let lastCounted = days[p.start];
-      for (let d = p.start; d < days.length; d++) {
-        n[d] = p.n[d - p.start];
-        if (n[d]! >= 1) lastCounted = days[d];
-        stale[d] = n[d] === 0 && daysBetween(lastCounted, days[d]) > STALE_DAYS;
-      }
-    }
-    series.set(b.code, { relative, n, stale });
-  }
-  const { all, groups } = newAggregates(basket);
-  const levels: AggregateLevels = { all: null, groups: new Map() };
-  for (let d = 0; d < days.length; d++) {
-    const pairs: ItemPair[] = observable.map((b) => {
-      const s = series.get(b.code)!;
-      return { ...b, prev: d > 0 ? s.relative[d - 1] : null, cur: s.relative[d], n: s.n[d] };
-    });
-    appendAggregateDay(pairs, levels, all, groups);
-  }
-  return { days: [...days], all, groups, items: series };
+  return aggregateItemSeries(basket, new Map(items.map((p) => [p.code, geksItemSeries(p, days, opts)])), days);
 }

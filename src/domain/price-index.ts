@@ -683,21 +683,30 @@ function prepareRun(input: RunPrices): { observable: BasketItem[]; matchesByItem
  * {@link STALE_DAYS} days and then the listing leaves the panel; specials count, club prices,
  * multibuys and clearance do not). An empty map: no listing counted (the chained run carries the
  * item forward with n = 0). The input of the multilateral items of src/domain/geks-index.ts.
- * @throws RangeError when `to < from` or a span ends before it starts.
+ *
+ * The prices are indexed once; `panel(code)` builds one item's panel when asked (so a caller can
+ * hold one item's panel at a time), for the item's code among the observable items of `basket`.
+ * @throws RangeError when `to < from` or a span ends before it starts; `panel` throws RangeError
+ *   for a code that is not an observable basket item.
  */
-export function countedPanels(input: RunPrices): { days: string[]; items: Map<string, Map<number, number>[]> } {
+export function countedPanels(input: RunPrices): { days: string[]; codes: string[]; panel: (code: string) => Map<number, number>[] } {
   const { observable, matchesByItem } = prepareRun(input);
   const days: string[] = [];
-  const items = new Map<string, Map<number, number>[]>(observable.map((b) => [b.code, []]));
+  for (let day = input.from; day <= input.to; day = addDays(day, 1)) days.push(day);
+  const byCode = new Map(observable.map((b) => [b.code, b]));
+  const t0 = dayNumber(input.from);
   const none: RunMatch[] = [];
-  for (let day = input.from, t = dayNumber(input.from); day <= input.to; day = addDays(day, 1), t++) {
-    days.push(day);
-    for (const b of observable) {
-      const counted = countedFromLookup(t, b.perUnit, matchesByItem.get(b.code) ?? none);
-      items.get(b.code)!.push(new Map([...counted].map(([id, p]) => [id, p.basis])));
-    }
-  }
-  return { days, items };
+  const panel = (code: string): Map<number, number>[] => {
+    const b = byCode.get(code);
+    if (!b) throw new RangeError(`not an observable basket item: ${code}`);
+    const matches = matchesByItem.get(code) ?? none;
+    // Each item asks for its days in ascending order (a listing's cursor restarts when another item asked later days first).
+    return days.map((_, i) => {
+      const counted = countedFromLookup(t0 + i, b.perUnit, matches);
+      return new Map([...counted].map(([id, p]) => [id, p.basis]));
+    });
+  };
+  return { days, codes: observable.map((b) => b.code), panel };
 }
 
 /** The aggregates' raw levels on the previous day (null before the first day); {@link appendAggregateDay} moves them on. */

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domain/days.js';
 import { GEKS_OPTIONS, geksIndex, geksItemRelatives, prepareGeksItem } from '../../src/domain/geks-index.js';
 import { computeIndex, countedPanels, type BasketItem, type ListingSpan } from '../../src/domain/price-index.js';
+import { bilateralJevons } from '../../src/domain/multilateral.js';
 
 const close = (a: number | null | undefined, b: number) => expect(a).toBeCloseTo(b, 12);
 const days = (from: string, n: number) => Array.from({ length: n }, (_, i) => addDays(from, i));
@@ -26,6 +27,19 @@ describe('prepareGeksItem', () => {
   });
   it('is null when nothing is ever priced', () => {
     expect(prepareGeksItem('X', [new Map(), new Map()])).toBeNull();
+  });
+  it('holds ln of multilateral.ts bilateralJevons between every pair of days (null for an empty overlap)', () => {
+    const rows = [{ a: 3, b: 7 }, { a: 5 }, { b: 2, c: 9 }, { a: 4, b: 1, c: 3 }, {}];
+    const maps = rows.map((r) => new Map(Object.entries(r)));
+    const p = prepareGeksItem('X', maps)!;
+    for (let s = 0; s < rows.length; s++) {
+      for (let t = 0; t < rows.length; t++) {
+        const j = s === t ? (maps[s].size ? 1 : null) : bilateralJevons(maps[s], maps[t]);
+        const got = p.logJevons[s][t];
+        if (j == null) expect(got, `${s},${t}`).toBeNull();
+        else expect(Math.exp(got!), `${s},${t}`).toBeCloseTo(j, 12);
+      }
+    }
   });
 });
 
@@ -99,9 +113,11 @@ describe('countedPanels', () => {
   const input = { from: '2025-01-01', to: '2025-01-20', basket, matches, spans };
 
   it('holds the counted listings of each day with their basis prices: the cap, specials, club prices, matches in force', () => {
-    const { days: d, items } = countedPanels(input);
+    const { days: d, codes, panel } = countedPanels(input);
     expect(d).toEqual(days('2025-01-01', 20));
-    const at = (day: string) => Object.fromEntries(items.get('S')![d.indexOf(day)]);
+    expect(codes).toEqual(['S']);
+    expect(() => panel('R')).toThrow(RangeError);
+    const at = (day: string) => Object.fromEntries(panel('S')[d.indexOf(day)]);
     expect(at('2025-01-01')).toEqual({ 1: 600 });
     expect(at('2025-01-02')).toEqual({ 1: 600 }); // carried; listing 2 priced but not yet matched
     expect(at('2025-01-03')).toEqual({ 1: 700 });
@@ -110,7 +126,7 @@ describe('countedPanels', () => {
     expect(at('2025-01-18')).toEqual({ 2: 2000 }); // 15 days old: not counted
   });
   it('counts on each day exactly the listings the chained run counts', () => {
-    const panel = countedPanels(input).items.get('S')!;
+    const panel = countedPanels(input).panel('S');
     const chained = computeIndex(input).items.get('S')!;
     expect(panel.map((m) => m.size)).toEqual(chained.n);
   });

@@ -86,7 +86,7 @@ import {
   anchorSeries, computeIndex, countedPanels, stateFromJson, stateToJson, STALE_DAYS,
   type BasketItem as IndexBasketItem, type CoveredValue, type IndexRun, type IndexState, type ListingSpan, type Match,
 } from '../../src/domain/price-index.js';
-import { GEKS_OPTIONS, geksIndex, prepareGeksItem, type GeksItem } from '../../src/domain/geks-index.js';
+import { aggregateItemSeries, GEKS_OPTIONS, geksItemSeries, prepareGeksItem, type GeksItemSeries } from '../../src/domain/geks-index.js';
 import { DEFAULT_INDEX_METHOD, parseIndexMethod, type IndexMethod } from '../../src/domain/index-method.js';
 import { nationalCoveredDay, spanToSql } from '../../src/services/span-sql.js';
 import { inTransaction } from '../../src/db/transaction.js';
@@ -507,17 +507,17 @@ type Series = Pick<IndexRun, 'days' | 'all' | 'groups' | 'items'>;
  * counted-price panel from the same matches and spans the chained run reads (price-index.ts
  * `countedPanels`), its real-time rolling GEKS-Jevons (src/domain/geks-index.ts, window
  * `GEKS_WINDOW_DAYS`, bilateral indices only between days the window can compare), and the same
- * upper levels. `onItem` after each item's panel is prepared (progress).
+ * upper levels. One item at a time (its panel and bilateral indices are dropped before the next:
+ * geks-index.ts `geksIndex` in steps). `onItem` after each item (progress).
  */
 function computeGeks(basket: IndexBasketItem[], matches: Match[], spans: ListingSpan[], from: string, to: string, onItem: () => void): Series {
   const panels = countedPanels({ from, to, basket, matches, spans });
-  const prepared: GeksItem[] = [];
-  for (const [code, panel] of panels.items) {
-    const p = prepareGeksItem(code, panel, GEKS_OPTIONS.window - 1);
-    if (p) prepared.push(p);
+  const series = new Map<string, GeksItemSeries>();
+  for (const code of panels.codes) {
+    series.set(code, geksItemSeries(prepareGeksItem(code, panels.panel(code), GEKS_OPTIONS.window - 1), panels.days));
     onItem();
   }
-  return geksIndex(basket, prepared, panels.days);
+  return aggregateItemSeries(basket, series, panels.days);
 }
 
 /**
