@@ -375,8 +375,8 @@ async function computeRun(client: pg.PoolClient, opts: IndexOptions, today: stri
     rows.indexDays = await copyRows(client, 'index_day (group_id, day, raw, anchored, coverage, items, listings)', indexDayRows(computed, items, anchors));
     // The links (basket_match ref_price, linked_relative) are the chained Jevons's: a GEKS run leaves them as they are.
     if (chained) rows.links = await updateLinks(client, chained, items);
-    const last = chained ? chained.state : lastLevels(computed, to);
-    const state: StoredState = { ...stateToJson(last), version: INDEX_STATE_VERSION, watermark: resume && nextWatermark ? nextWatermark : (await watermarks(client, ids, to, to))[0] };
+    const endState = chained ? chained.state : lastLevels(computed, to);
+    const state: StoredState = { ...stateToJson(endState), version: INDEX_STATE_VERSION, watermark: resume && nextWatermark ? nextWatermark : (await watermarks(client, ids, to, to))[0] };
     await client.query(
       `INSERT INTO index_run (id, first_day, last_day, anchor, basket_digest, state, computed_at, method)
        VALUES (1, $1, $2, $3, $4, $5, now(), $6)
