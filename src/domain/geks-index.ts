@@ -15,8 +15,10 @@
  *    (price-index.ts `countedPanels`: a match in force, the listing's latest price within the
  *    14-day cap, specials counted, club prices not), in the validation script the log's prices
  *    carried forward between changes.
- * 2. **Bilateral Jevons** J(s,t) between days at most w − 1 apart: the geometric mean of
- *    p_i(t)/p_i(s) over the listings priced on both days (src/domain/multilateral.ts).
+ * 2. **Bilateral Jevons** J(s,t) between days at most w − 1 apart (the worker; every pair in the
+ *    validation): the geometric mean of p_i(t)/p_i(s) over the listings priced on both days
+ *    (multilateral.ts `bilateralJevons`, computed here on log-price arrays: {@link prepareGeksItem});
+ *    the GEKS and the splice are multilateral.ts `rollingGeksFromLogMatrix`.
  * 3. **GEKS over the window** of the last w = {@link GEKS_WINDOW_DAYS} days (growing from the item's
  *    first day until it has w days: **real time**, no day's value uses a later day), spliced onto
  *    the **published** series with the **window splice** (the new window's movement from its first
