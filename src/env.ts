@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ExpectedError } from './errors.js';
+import { DEFAULT_INDEX_METHOD, INDEX_METHODS } from './domain/index-method.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -48,6 +49,13 @@ const schema = z.object({
    * also runs them first.
    */
   INDEX_CRON: z.string().min(1).default('*/10 * * * *'),
+  /**
+   * The index's elementary method (src/domain/index-method.ts): `chained-jevons` (default, it won
+   * out of sample) or `geks-jevons` (real-time 28-day GEKS-Jevons, window splice). The worker's
+   * index runs use it unless `npm run worker -- index --method <m>` says otherwise; a run whose
+   * method differs from the stored run's recomputes every day.
+   */
+  INDEX_METHOD: z.enum(INDEX_METHODS).default(DEFAULT_INDEX_METHOD),
   /**
    * `true`: `npm start` also starts the worker process (`npm run worker -- start`) and supervises
    * it, restarting it with backoff when it dies; `false`: the API alone (run the worker elsewhere).

@@ -28,6 +28,7 @@ import { loadEnv, ConfigError, type Env } from '../src/env.js';
 import type { Database } from '../src/db/database.js';
 import { describeFailure } from '../src/db/embedded.js';
 import { DEFAULT_THRESHOLD } from '../src/domain/matching.js';
+import { INDEX_METHODS, parseIndexMethod } from '../src/domain/index-method.js';
 import { ExpectedError } from '../src/errors.js';
 import { COLLECTORS } from './collect/collectors.js';
 import type { BasketCommand, LinkCommand } from './jobs/catalog.js';
@@ -89,7 +90,10 @@ const COMMANDS = {
   history: { summary: "print a listing's link decisions, oldest first (JSON)", args: [LISTING] },
   index: {
     summary: 'match listings to the basket, then compute the food price index (also run after ingest and import)',
-    options: [{ name: '--full', text: 'recompute every day (default: only the new days)' }],
+    options: [
+      { name: '--full', text: 'recompute every day (default: only the new days)' },
+      { name: '--method <m>', text: `the items' method: ${INDEX_METHODS.join(' or ')} (default INDEX_METHOD); another method than the stored run's recomputes every day` },
+    ],
   },
   'basket-match': {
     summary: 'match listings to basket items only',
@@ -208,6 +212,9 @@ async function main(argv: string[]): Promise<number> {
     console.log(commandUsage(command));
     return 0;
   }
+  // Checked before the configuration and the database: a bad value fails at once, saying why.
+  const methodArg = command === 'index' ? option(args, '--method') : undefined;
+  const indexMethod = methodArg === undefined ? undefined : parseIndexMethod(methodArg, '--method');
   const env = loadEnv();
   const [
     { openDatabase },
@@ -296,7 +303,7 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'index':
-        await runPipeline(runner, { source: { kind: 'none' }, full: args.includes('--full') });
+        await runPipeline(runner, { source: { kind: 'none' }, full: args.includes('--full'), method: indexMethod });
         return 0;
       case 'views':
         await runner.run(viewsJob, { full: args.includes('--full') });

@@ -65,12 +65,16 @@
  *   mean"; `published` switch; https://rdrr.io/cran/gpindex/man/splice_index.html).
  */
 
-/** Prices of items in ordered periods: `prices[t]` maps item → price (> 0) in `periods[t]`; an absent item was not priced. */
-export interface PricePanel {
+/**
+ * Prices of items in ordered periods: `prices[t]` maps item → price (> 0) in `periods[t]`; an
+ * absent item was not priced. Items are keyed by any value compared with `Map` equality (item
+ * codes, listing ids).
+ */
+export interface PricePanel<K = string> {
   /** Ordered period keys (days `YYYY-MM-DD`, months `YYYY-MM`, …); only their order matters. */
   periods: readonly string[];
   /** One map per period, aligned with `periods`. */
-  prices: readonly ReadonlyMap<string, number>[];
+  prices: readonly ReadonlyMap<K, number>[];
 }
 
 /** How a new window is spliced onto the series ({@link rollingGeksJevons}). */
@@ -79,7 +83,29 @@ export type Splice = 'movement' | 'window' | 'mean';
 /** Splice onto the published (never revised) series, or onto the previous window's values. */
 export type SpliceOn = 'published' | 'revised';
 
-function checkPrice(item: string, p: number): void {
+/** Options of {@link rollingGeksJevons} and {@link rollingGeksFromLogMatrix}. */
+export interface RollingOptions {
+  /** Window length w ≥ 2, in periods. */
+  window: number;
+  splice: Splice;
+  /** Default `published`. */
+  on?: SpliceOn;
+  /** Grow the first window from period 0 so that no value uses a later period. Default false. */
+  realTime?: boolean;
+  /**
+   * Publish every period (default false): a period whose value is undefined (no defined splice
+   * candidate, e.g. no item priced) **publishes the previous period's value** (carried forward, as
+   * a statistical office carries an unavailable price), and later splices onto the published
+   * series use that value; and the **window** splice, when the window's first period gives no
+   * defined candidate, splices on the earliest overlap period that does (after a spell with no
+   * prices longer than the window, the series resumes from the first priced period instead of
+   * staying flat until that period is the window's first). On a panel with a defined candidate in
+   * every period it changes nothing. Values before the first defined one stay null.
+   */
+  carry?: boolean;
+}
+
+function checkPrice(item: unknown, p: number): void {
   if (!(p > 0) || !Number.isFinite(p)) throw new RangeError(`price of ${item} must be positive and finite: ${p}`);
 }
 
@@ -88,7 +114,7 @@ function checkPrice(item: string, p: number): void {
  * items priced in both; null when no item is (an empty overlap).
  * @throws RangeError on a non-positive or non-finite price of a matched item.
  */
-export function logBilateralJevons(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number | null {
+export function logBilateralJevons<K>(a: ReadonlyMap<K, number>, b: ReadonlyMap<K, number>): number | null {
   let s = 0;
   let n = 0;
   const [small, large, sign] = a.size <= b.size ? [a, b, 1] : [b, a, -1];
@@ -109,7 +135,7 @@ export function logBilateralJevons(a: ReadonlyMap<string, number>, b: ReadonlyMa
  * elementary index ([EUR-MM]; ILO et al. CPI Manual 2020 ch. 8, cited in price-index.ts).
  * Returns **null** when M is empty (no comparison is possible), never 1.
  */
-export function bilateralJevons(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number | null {
+export function bilateralJevons<K>(a: ReadonlyMap<K, number>, b: ReadonlyMap<K, number>): number | null {
   const l = logBilateralJevons(a, b);
   return l == null ? null : Math.exp(l);
 }
@@ -118,14 +144,20 @@ export function bilateralJevons(a: ReadonlyMap<string, number>, b: ReadonlyMap<s
  * Log bilateral Jevons between every pair of periods of the panel from `lo` to `hi` inclusive
  * (defaults: the whole panel): `m[s − lo][t − lo]` = ln J(s,t), null for an empty overlap. Computed
  * once per pair (J(t,s) = −J(s,t) in logs, the diagonal is 0).
+ *
+ * `maxLag` (periods, default: no limit) computes only the pairs at most that far apart and leaves
+ * the others **null, not computed**: a rolling window of w periods ({@link rollingGeksFromLogMatrix})
+ * reads only pairs at most w − 1 apart, so `maxLag = w − 1` gives it the same values for a fraction
+ * of the work (the index worker's long daily panels).
+ * @throws RangeError on a malformed panel or a non-positive price.
  */
-export function logJevonsMatrix(panel: PricePanel, lo = 0, hi = panel.periods.length - 1): (number | null)[][] {
+export function logJevonsMatrix<K>(panel: PricePanel<K>, lo = 0, hi = panel.periods.length - 1, maxLag = Infinity): (number | null)[][] {
   checkPanel(panel);
   const n = hi - lo + 1;
   const m: (number | null)[][] = Array.from({ length: n }, () => new Array<number | null>(n).fill(null));
   for (let s = 0; s < n; s++) {
     m[s][s] = panel.prices[lo + s].size ? 0 : null;
-    for (let t = s + 1; t < n; t++) {
+    for (let t = s + 1; t < n && t - s <= maxLag; t++) {
       const l = logBilateralJevons(panel.prices[lo + s], panel.prices[lo + t]);
       m[s][t] = l;
       m[t][s] = l == null ? null : -l;
@@ -134,7 +166,7 @@ export function logJevonsMatrix(panel: PricePanel, lo = 0, hi = panel.periods.le
   return m;
 }
 
-function checkPanel(panel: PricePanel): void {
+function checkPanel<K>(panel: PricePanel<K>): void {
   if (panel.periods.length !== panel.prices.length) throw new RangeError(`panel has ${panel.periods.length} periods but ${panel.prices.length} price maps`);
 }
 
@@ -163,7 +195,7 @@ export function logGeksPair(m: readonly (readonly (number | null)[])[], lo: numb
  * is left (e.g. period 0 has no price).
  * @throws RangeError on an empty panel or a non-positive price.
  */
-export function geksJevons(panel: PricePanel): (number | null)[] {
+export function geksJevons<K>(panel: PricePanel<K>): (number | null)[] {
   checkPanel(panel);
   const T = panel.periods.length;
   if (T === 0) throw new RangeError('GEKS over no periods');
@@ -195,10 +227,14 @@ export function geksJevons(panel: PricePanel): (number | null)[] {
  * Without it, the first w values all come from the first full window, which looks up to w−1
  * periods ahead (the usual start of a rolling-window series, [EUR-MM]).
  *
+ * `carry: true` publishes every period: an undefined value carries the previous one forward and
+ * the window splice falls back to the earliest overlap period with a defined candidate
+ * ({@link RollingOptions.carry}); the index worker's GEKS-Jevons items use it.
+ *
  * @param window w ≥ 2 periods.
  * @throws RangeError on w < 2, an empty panel or a non-positive price.
  */
-export function rollingGeksJevons(panel: PricePanel, opts: { window: number; splice: Splice; on?: SpliceOn; realTime?: boolean }): (number | null)[] {
+export function rollingGeksJevons<K>(panel: PricePanel<K>, opts: RollingOptions): (number | null)[] {
   checkPanel(panel);
   if (panel.periods.length === 0) throw new RangeError('GEKS over no periods');
   return rollingGeksFromLogMatrix(logJevonsMatrix(panel), opts);
@@ -209,8 +245,8 @@ export function rollingGeksJevons(panel: PricePanel, opts: { window: number; spl
  * several windows and splices on one panel without recomputing the bilateral indices).
  * @throws RangeError on w < 2 or an empty matrix.
  */
-export function rollingGeksFromLogMatrix(m: readonly (readonly (number | null)[])[], opts: { window: number; splice: Splice; on?: SpliceOn; realTime?: boolean }): (number | null)[] {
-  const { window: w, splice, on = 'published', realTime = false } = opts;
+export function rollingGeksFromLogMatrix(m: readonly (readonly (number | null)[])[], opts: RollingOptions): (number | null)[] {
+  const { window: w, splice, on = 'published', realTime = false, carry = false } = opts;
   if (!Number.isInteger(w) || w < 2) throw new RangeError(`window must be an integer ≥ 2: ${w}`);
   const T = m.length;
   if (T === 0) throw new RangeError('GEKS over no periods');
@@ -221,15 +257,20 @@ export function rollingGeksFromLogMatrix(m: readonly (readonly (number | null)[]
     from = 1;
   } else {
     const first = Math.min(w, T) - 1;
-    for (let t = 0; t <= first; t++) out[t] = logGeksPair(m, 0, first, 0, t);
+    for (let t = 0; t <= first; t++) {
+      out[t] = logGeksPair(m, 0, first, 0, t);
+      if (carry && out[t] == null && t > 0) out[t] = out[t - 1];
+    }
     from = w;
   }
   for (let t = from; t < T; t++) {
     const lo = Math.max(0, t - w + 1);
-    const ks = splice === 'movement' ? [t - 1] : splice === 'window' ? [lo] : Array.from({ length: t - lo }, (_, j) => lo + j);
+    // With `carry`, the window splice tries the overlap periods in order and keeps the first defined candidate.
+    const ks = splice === 'movement' ? [t - 1] : splice === 'window' && !carry ? [lo] : Array.from({ length: t - lo }, (_, j) => lo + j);
     let sum = 0;
     let n = 0;
     for (const k of ks) {
+      if (splice === 'window' && n > 0) break;
       const fresh = logGeksPair(m, lo, t, k, t);
       if (fresh == null) continue;
       let c: number;
@@ -246,7 +287,7 @@ export function rollingGeksFromLogMatrix(m: readonly (readonly (number | null)[]
       sum += c;
       n++;
     }
-    out[t] = n ? sum / n : null;
+    out[t] = n ? sum / n : carry ? out[t - 1] : null;
   }
   return out.map((l) => (l == null ? null : Math.exp(l)));
 }
@@ -256,7 +297,7 @@ export function rollingGeksFromLogMatrix(m: readonly (readonly (number | null)[]
  * priced in both t−1 and t; a period with an empty overlap carries the level (J taken as 1) — the
  * index that drifts when items churn or prices bounce with changing samples ([IDF-2011]).
  */
-export function chainedJevons(panel: PricePanel): number[] {
+export function chainedJevons<K>(panel: PricePanel<K>): number[] {
   checkPanel(panel);
   const out: number[] = [];
   let l = 0;

@@ -590,34 +590,16 @@ export function computeIndex(input: {
   resume?: IndexState | null;
   onDay?: (day: string) => void;
 }): IndexRun {
-  const { from, to, basket, matches, observations = [], spans = [], resume = null, onDay } = input;
+  const { from, to, basket, resume = null, onDay } = input;
   if (to < from) throw new RangeError(`empty range ${from}..${to}`);
   if (resume && addDays(resume.day, 1) !== from) throw new RangeError(`cannot resume from ${resume.day} at ${from}: not the next day`);
-  const lookup = new SpanLookup();
-  for (const o of observations) lookup.add(o.listingId, o.day, o.day, o);
-  for (const s of spans) {
-    if (s.lastDay < s.firstDay) throw new RangeError(`span of listing ${s.listingId} ends ${s.lastDay} before it starts ${s.firstDay}`);
-    lookup.add(s.listingId, s.firstDay, s.lastDay, s);
-  }
-  lookup.finish();
-  const observable = basket.filter((b) => b.observable);
-  const matchesByItem = new Map<string, RunMatch[]>();
-  for (const m of matches) {
-    if (m.validFrom > to || (m.validTo != null && m.validTo <= from)) continue; // never in force in the range
-    const l = matchesByItem.get(m.itemCode) ?? [];
-    l.push({ listingId: m.listingId, from: dayNumber(m.validFrom), to: m.validTo == null ? Infinity : dayNumber(m.validTo), prices: lookup.of(m.listingId) });
-    matchesByItem.set(m.itemCode, l);
-  }
+  const { observable, matchesByItem } = prepareRun(input);
   const days: string[] = [];
-  const newSeries = (): AggregateSeries => ({ raw: [], coverage: [], items: [], listings: [] });
-  const all = newSeries();
-  const groups = new Map<string, AggregateSeries>();
-  for (const b of observable) if (!groups.has(b.group)) groups.set(b.group, newSeries());
+  const { all, groups } = newAggregates(basket);
   const items: IndexRun['items'] = new Map();
   for (const b of observable) items.set(b.code, { relative: [], n: [], stale: [] });
   const state = new Map<string, ItemState | null>(observable.map((b) => [b.code, resume?.items.get(b.code) ?? null]));
-  let prevAll: number | null = resume ? resume.raw.all : null;
-  const prevGroup = new Map<string, number>(resume ? resume.raw.groups : []);
+  const levels: AggregateLevels = { all: resume ? resume.raw.all : null, groups: new Map<string, number>(resume ? resume.raw.groups : []) };
   const links = new Map<string, Map<number, DatedLink>>();
   const record = (code: string, id: number, l: Link, day: string) => {
     let m = links.get(code);
@@ -644,36 +626,7 @@ export function computeIndex(input: {
       s.stale.push(next.stale);
       pairs.push({ ...b, prev: prev?.relative ?? null, cur: next.relative, n: next.n });
     }
-    const up = upperStep(pairs);
-    const rawAll = prevAll == null ? RAW_BASE : prevAll * up.all.ratio;
-    all.raw.push(rawAll);
-    all.coverage.push(up.all.coverage);
-    prevAll = rawAll;
-    let allItems = 0;
-    let allListings = 0;
-    const counts = new Map<string, { items: number; listings: number }>();
-    for (const p of pairs) {
-      const c = counts.get(p.group) ?? { items: 0, listings: 0 };
-      if (p.n != null && p.n >= 1) {
-        c.items += 1;
-        c.listings += p.n;
-        allItems += 1;
-        allListings += p.n;
-      }
-      counts.set(p.group, c);
-    }
-    all.items.push(allItems);
-    all.listings.push(allListings);
-    for (const [code, g] of groups) {
-      const st = up.groups.get(code)!;
-      const prevRaw = prevGroup.get(code);
-      const raw = prevRaw == null ? RAW_BASE : prevRaw * st.ratio;
-      g.raw.push(raw);
-      prevGroup.set(code, raw);
-      g.coverage.push(st.coverage);
-      g.items.push(counts.get(code)?.items ?? 0);
-      g.listings.push(counts.get(code)?.listings ?? 0);
-    }
+    appendAggregateDay(pairs, levels, all, groups);
     onDay?.(day);
   }
   const last = new Map<string, ItemState>();
@@ -683,8 +636,132 @@ export function computeIndex(input: {
     for (const [id, l] of s.links) record(code, id, l, s.day);
   }
   const groupRaw = new Map<string, number>();
-  for (const code of groups.keys()) groupRaw.set(code, prevGroup.get(code)!);
-  return { days, all, groups, items, last, state: { day: to, raw: { all: prevAll!, groups: groupRaw }, items: last }, links };
+  for (const code of groups.keys()) groupRaw.set(code, levels.groups.get(code)!);
+  return { days, all, groups, items, last, state: { day: to, raw: { all: levels.all!, groups: groupRaw }, items: last }, links };
+}
+
+/** The prices and matches of a run (input of {@link computeIndex} and {@link countedPanels}). */
+export interface RunPrices {
+  from: string;
+  to: string;
+  basket: readonly BasketItem[];
+  matches: readonly Match[];
+  /** One per listing and day. */
+  observations?: readonly ListingDay[];
+  /** Runs of days at one price. */
+  spans?: readonly ListingSpan[];
+}
+
+/** The observable items and, per item code, its matches in force on some day of the range with their listings' prices. */
+function prepareRun(input: RunPrices): { observable: BasketItem[]; matchesByItem: Map<string, RunMatch[]> } {
+  const { from, to, basket, matches, observations = [], spans = [] } = input;
+  if (to < from) throw new RangeError(`empty range ${from}..${to}`);
+  const lookup = new SpanLookup();
+  for (const o of observations) lookup.add(o.listingId, o.day, o.day, o);
+  for (const s of spans) {
+    if (s.lastDay < s.firstDay) throw new RangeError(`span of listing ${s.listingId} ends ${s.lastDay} before it starts ${s.firstDay}`);
+    lookup.add(s.listingId, s.firstDay, s.lastDay, s);
+  }
+  lookup.finish();
+  const observable = basket.filter((b) => b.observable);
+  const matchesByItem = new Map<string, RunMatch[]>();
+  for (const m of matches) {
+    if (m.validFrom > to || (m.validTo != null && m.validTo <= from)) continue; // never in force in the range
+    const l = matchesByItem.get(m.itemCode) ?? [];
+    l.push({ listingId: m.listingId, from: dayNumber(m.validFrom), to: m.validTo == null ? Infinity : dayNumber(m.validTo), prices: lookup.of(m.listingId) });
+    matchesByItem.set(m.itemCode, l);
+  }
+  return { observable, matchesByItem };
+}
+
+/**
+ * Each observable item's daily **counted-price panel** over `from`…`to` (inclusive): for every day
+ * (aligned with `days`), the map listing id → basis price (cents, on the item's basis:
+ * {@link basisPrice}) of the listings **counted** that day — exactly the prices the chained run
+ * hands {@link stepItem} ({@link countedBasis}: a match in force that day, the listing's latest
+ * price on a day d with day − 14 ≤ d ≤ day, so a price is carried forward for up to
+ * {@link STALE_DAYS} days and then the listing leaves the panel; specials count, club prices,
+ * multibuys and clearance do not). An empty map: no listing counted (the chained run carries the
+ * item forward with n = 0). The input of the multilateral items of src/domain/geks-index.ts.
+ *
+ * The prices are indexed once; `panel(code)` builds one item's panel when asked (so a caller can
+ * hold one item's panel at a time), for the item's code among the observable items of `basket`.
+ * @throws RangeError when `to < from` or a span ends before it starts; `panel` throws RangeError
+ *   for a code that is not an observable basket item.
+ */
+export function countedPanels(input: RunPrices): { days: string[]; codes: string[]; panel: (code: string) => Map<number, number>[] } {
+  const { observable, matchesByItem } = prepareRun(input);
+  const days: string[] = [];
+  for (let day = input.from; day <= input.to; day = addDays(day, 1)) days.push(day);
+  const byCode = new Map(observable.map((b) => [b.code, b]));
+  const t0 = dayNumber(input.from);
+  const none: RunMatch[] = [];
+  const panel = (code: string): Map<number, number>[] => {
+    const b = byCode.get(code);
+    if (!b) throw new RangeError(`not an observable basket item: ${code}`);
+    const matches = matchesByItem.get(code) ?? none;
+    // Each item asks for its days in ascending order (a listing's cursor restarts when another item asked later days first).
+    return days.map((_, i) => {
+      const counted = countedFromLookup(t0 + i, b.perUnit, matches);
+      return new Map([...counted].map(([id, p]) => [id, p.basis]));
+    });
+  };
+  return { days, codes: observable.map((b) => b.code), panel };
+}
+
+/** The aggregates' raw levels on the previous day (null before the first day); {@link appendAggregateDay} moves them on. */
+export interface AggregateLevels {
+  all: number | null;
+  /** By group code. */
+  groups: Map<string, number>;
+}
+
+/** Empty series for all food and each observable group of the basket (by group code). */
+export function newAggregates(basket: readonly BasketItem[]): { all: AggregateSeries; groups: Map<string, AggregateSeries> } {
+  const newSeries = (): AggregateSeries => ({ raw: [], coverage: [], items: [], listings: [] });
+  const groups = new Map<string, AggregateSeries>();
+  for (const b of basket) if (b.observable && !groups.has(b.group)) groups.set(b.group, newSeries());
+  return { all: newSeries(), groups };
+}
+
+/**
+ * Appends one day to the aggregate series from that day's item pairs (every observable item, with
+ * yesterday's and today's relative and today's counted listings): {@link upperStep}'s ratios chain
+ * each raw level from `levels` ({@link RAW_BASE} on the first day, when a level is null or absent),
+ * with the day's coverage and the counts of items with n ≥ 1 and of their listings. `levels` is
+ * updated to today's. The upper levels of both index methods (chained Jevons and GEKS-Jevons items).
+ */
+export function appendAggregateDay(pairs: readonly ItemPair[], levels: AggregateLevels, all: AggregateSeries, groups: ReadonlyMap<string, AggregateSeries>): void {
+  const up = upperStep(pairs);
+  const rawAll = levels.all == null ? RAW_BASE : levels.all * up.all.ratio;
+  all.raw.push(rawAll);
+  all.coverage.push(up.all.coverage);
+  levels.all = rawAll;
+  let allItems = 0;
+  let allListings = 0;
+  const counts = new Map<string, { items: number; listings: number }>();
+  for (const p of pairs) {
+    const c = counts.get(p.group) ?? { items: 0, listings: 0 };
+    if (p.n != null && p.n >= 1) {
+      c.items += 1;
+      c.listings += p.n;
+      allItems += 1;
+      allListings += p.n;
+    }
+    counts.set(p.group, c);
+  }
+  all.items.push(allItems);
+  all.listings.push(allListings);
+  for (const [code, g] of groups) {
+    const st = up.groups.get(code)!;
+    const prevRaw = levels.groups.get(code);
+    const raw = prevRaw == null ? RAW_BASE : prevRaw * st.ratio;
+    g.raw.push(raw);
+    levels.groups.set(code, raw);
+    g.coverage.push(st.coverage);
+    g.items.push(counts.get(code)?.items ?? 0);
+    g.listings.push(counts.get(code)?.listings ?? 0);
+  }
 }
 
 /** {@link IndexState} as JSON (index_run.state): maps become objects, links `[listing id, ref_price, linked_relative, basis]`. */

@@ -12,7 +12,9 @@
  * 1. the backfill: `runIndex` over every day, from nothing (mode full);
  * 2. one more day's ingest of every listing (BENCH_INDEX_CHANGE_RATE of prices changing, default
  *    3 %) through the real ingest, then the incremental `runIndex` (that day only);
- * 3. a re-run with nothing new (mode unchanged).
+ * 3. a re-run with nothing new (mode unchanged);
+ * 4. the same with GEKS-Jevons items (issue 30, `--method geks-jevons`): the switch (a full run,
+ *    the method changed), then a re-run with nothing new (unchanged).
  *
  * For each: seconds (and the worker's phases), rows written, peak RSS. Absolute times drift with the
  * machine, so each is also given as a ratio against anchors measured in the same run: the time to
@@ -162,6 +164,13 @@ async function main(): Promise<void> {
 
     const state = await db.pool.query<{ bytes: number }>('SELECT pg_column_size(state)::int AS bytes FROM index_run');
     console.log(`  index_run.state: ${(state.rows[0].bytes / 1024).toFixed(0)} KiB stored (jsonb, compressed)`);
+
+    resetPeak();
+    const geks = await runIndex(db.pool, { today: next, progress, method: 'geks-jevons' });
+    describeRun('GEKS-Jevons, switch (every day)', geks, peak, 0, scan);
+    resetPeak();
+    const geksAgain = await runIndex(db.pool, { today: next, progress, method: 'geks-jevons' });
+    describeRun('GEKS-Jevons, re-run, nothing new', geksAgain, peak, 0, scan);
   } finally {
     clearInterval(sampler);
     await db.drop();

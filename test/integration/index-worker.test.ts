@@ -18,6 +18,14 @@ import { runIndex } from '../../workers/index/compute.js';
 import { OFFICIAL_FPI_FILE } from '../../workers/index/official.js';
 import { ingest } from '../../workers/ingest/ingest.js';
 import type { ObservationInput } from '../../workers/ingest/format.js';
+import { spawn } from 'node:child_process';
+import { ROOT_DIR } from '../../src/env.js';
+import { GEKS_WINDOW_DAYS, GEKS_SPLICE } from '../../src/domain/geks-index.js';
+import { IndexMethodError, type IndexMethod } from '../../src/domain/index-method.js';
+import { indexMethod } from '../../src/services/index-method.js';
+import { indexJob } from '../../workers/jobs/catalog.js';
+import { geksNowcast, prepareItems } from '../bench/index-multilateral.js';
+import { testRunner } from '../helpers/jobs.js';
 
 const APPLES = 1;
 const BANANAS = 6;
@@ -434,5 +442,157 @@ describe('anchoring', () => {
     const before = await snapshot();
     expect(await runIndex(db.pool, { progress: false, dataDir: dir })).toMatchObject({ mode: 'unchanged', reanchored: false, official: 0 });
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('GEKS-Jevons, the selectable method (issue 30)', () => {
+  const D = (k: number) => addDays('2025-10-01', k - 1); // day k, 1-based
+  const N = 45; // longer than the 28-day window: it rolls
+  const code = (id: number) => basket.items.find((i) => i.id === id)!.code;
+  /** Made-up daily prices (cents; weighable listings, so per kg as they are), by listing, day k → price or null. */
+  const PRICES: Record<string, (k: number) => number | null> = {
+    A1: (k) => 300 + 10 * ((k * 3) % 7),
+    A2: (k) => (k <= 30 ? 500 + 20 * ((k * 5) % 4) : null), // last priced on day 30: counted (cap) to day 44
+    A3: (k) => 250 + 5 * (k % 6), // matched from day 20
+    M1: (k) => 1000 + 50 * ((k * 2) % 5),
+  };
+  /** The listings with one-day spans for every priced day up to `days`, matched; the chain collected to day `days`. */
+  async function setUp(days: number) {
+    const ids = new Map<string, number>();
+    for (const ext of Object.keys(PRICES)) ids.set(ext, await listing(ext, { weighable: true }));
+    await addDays_(ids, 1, days);
+    await match(ids.get('A1')!, APPLES, D(1));
+    await match(ids.get('A2')!, APPLES, D(1));
+    await match(ids.get('A3')!, APPLES, D(20));
+    await match(ids.get('M1')!, MINCE, D(1));
+    return ids;
+  }
+  /** Spans of days `from`…`to` (one per priced day), and the chain's last collection day `to`. */
+  async function addDays_(ids: Map<string, number>, from: number, to: number) {
+    for (const [ext, price] of Object.entries(PRICES)) {
+      for (let k = from; k <= to; k++) {
+        const p = price(k);
+        if (p != null) await span(ids.get(ext)!, D(k), D(k), p);
+      }
+    }
+    await lastDay(D(to));
+  }
+  /** The counted price of a listing on day k (its latest price within the 14-day cap), null before `from`. */
+  function counted(ext: string, k: number, from = 1): number | null {
+    if (k < from) return null;
+    for (let j = k; j >= Math.max(1, k - 14); j--) {
+      const p = PRICES[ext](j);
+      if (p != null) return p;
+    }
+    return null;
+  }
+  const run = (method: IndexMethod, extra: { full?: boolean } = {}) => runIndex(db.pool, { progress: false, method, ...extra });
+  async function methodRow(): Promise<string | undefined> {
+    return (await db.pool.query<{ method: string }>('SELECT method FROM index_run')).rows[0]?.method;
+  }
+
+  it('writes index_item_day and index_day with the method recorded, equal to the validation\'s function on the same prices', async () => {
+    expect(await indexMethod(db.pool)).toBe('chained-jevons'); // no run yet: the default
+    await setUp(N);
+    const r = await run('geks-jevons');
+    expect(r).toMatchObject({ mode: 'full', method: 'geks-jevons', days: N, firstDay: D(1), lastDay: D(N), items: 2, listings: 3 });
+    expect(await methodRow()).toBe('geks-jevons');
+    expect(await indexMethod(db.pool)).toBe('geks-jevons');
+    expect((await db.pool.query('SELECT count(*)::int AS n FROM index_day')).rows[0].n).toBe(N * 5);
+    const apples = await itemDays(APPLES);
+    expect(apples.size).toBe(N);
+    expect(apples.get(D(19))!.n).toBe(2);
+    expect(apples.get(D(44))!.n).toBe(3); // A2 counted within the cap
+    expect(apples.get(D(45))!.n).toBe(2); // 15 days after its last price: out
+
+    // The same panel written by hand (the counted prices), through the bench's functions
+    // (test/bench/index-multilateral.ts → src/domain/geks-index.ts): the worker's series must equal it.
+    const days = Array.from({ length: N }, (_, i) => D(i + 1));
+    const series = (ext: string, from = 1) => days.map((_, i) => counted(ext, i + 1, from));
+    const prices = new Map([[code(APPLES), [series('A1'), series('A2'), series('A3', 20)]], [code(MINCE), [series('M1')]]]);
+    const items = basket.items.map((i) => ({ code: i.code, group: i.group, weight: i.weight, perUnit: i.per_unit, observable: i.observable }));
+    const want = geksNowcast(items, prepareItems(items, days, prices), days, GEKS_WINDOW_DAYS, GEKS_SPLICE);
+    for (const id of [APPLES, MINCE]) {
+      const got = await itemDays(id);
+      want.items.get(code(id))!.forEach((x, i) => expectClose(got.get(days[i])!.relative, x, `item ${id} ${days[i]}`));
+    }
+    for (const [gid, key] of [[0, 'all'], [1, 'fruit_veg'], [2, 'meat_poultry_fish']] as const) {
+      const got = await indexDays(gid);
+      const w = key === 'all' ? want.all : want.groups.get(key)!;
+      w.forEach((x, i) => expectClose(got.get(days[i])!.raw, x, `group ${gid} ${days[i]}`));
+    }
+    // GEKS is not the chained Jevons on this churn: the apples differ somewhere.
+    await run('chained-jevons');
+    const chained = await itemDays(APPLES);
+    expect(days.some((d) => Math.abs(chained.get(d)!.relative! - apples.get(d)!.relative!) > 1e-6)).toBe(true);
+  });
+
+  it('a change of method forces a full run and is recorded; GEKS recomputes on new days, and its earlier days do not move (real time)', async () => {
+    const ids = await setUp(35);
+    expect(await run('chained-jevons')).toMatchObject({ mode: 'full', method: 'chained-jevons' });
+    expect(await methodRow()).toBe('chained-jevons');
+    const chainedFirst = await snapshot();
+
+    const g = await run('geks-jevons');
+    expect(g).toMatchObject({ mode: 'full', method: 'geks-jevons', days: 35, reason: 'the method changed (chained-jevons → geks-jevons)' });
+    expect(await methodRow()).toBe('geks-jevons');
+    const geks35 = await snapshot();
+    expect(geks35.links).toEqual(chainedFirst.links); // the chained links are left as they are
+
+    // Nothing new: nothing written.
+    expect(await run('geks-jevons')).toMatchObject({ mode: 'unchanged', days: 0, rows: { itemDays: 0, indexDays: 0, reanchored: 0, links: 0 } });
+    expect(await snapshot()).toEqual(geks35);
+
+    // New days: every day recomputed; the first 35 days keep their values.
+    await addDays_(ids, 36, N);
+    const more = await run('geks-jevons');
+    expect(more).toMatchObject({ mode: 'full', days: N, method: 'geks-jevons' });
+    expect(more.reason).toBe(`new days after ${D(35)} (GEKS-Jevons recomputes every day)`);
+    const geks45 = await snapshot();
+    const upTo35 = <T extends { day: string }>(rows: T[]) => rows.filter((x) => x.day <= D(35)).map(({ ...x }) => ({ ...x, anchored: undefined }));
+    expectClose(upTo35(geks45.items), upTo35(geks35.items), 'index_item_day');
+    expectClose(upTo35(geks45.days), upTo35(geks35.days), 'index_day');
+
+    // Back to the chained Jevons: a full run again, recorded.
+    const c = await run('chained-jevons');
+    expect(c).toMatchObject({ mode: 'full', days: N, method: 'chained-jevons', reason: 'the method changed (geks-jevons → chained-jevons)' });
+    expect(await methodRow()).toBe('chained-jevons');
+    expect(await indexMethod(db.pool)).toBe('chained-jevons');
+    // and then incremental as before
+    await lastDay(D(N + 1));
+    expect(await run('chained-jevons')).toMatchObject({ mode: 'incremental', days: 1 });
+  });
+
+  it('the index job runs INDEX_METHOD unless its input names a method', async () => {
+    await setUp(10);
+    const runner = testRunner(db.pool, { INDEX_METHOD: 'geks-jevons', DATA_DIR: path.join(os.tmpdir(), 'no-such-data-dir-h30') });
+    expect((await runner.run(indexJob, {})).method).toBe('geks-jevons');
+    expect(await methodRow()).toBe('geks-jevons');
+    expect(await runner.run(indexJob, { method: 'chained-jevons' })).toMatchObject({ method: 'chained-jevons', mode: 'full' });
+    expect(await methodRow()).toBe('chained-jevons');
+  });
+
+  it('refuses an unknown method with a clear message, writing nothing', async () => {
+    await setUp(5);
+    const bad = runIndex(db.pool, { progress: false, method: 'geks' as IndexMethod });
+    await expect(bad).rejects.toThrow(IndexMethodError);
+    await expect(runIndex(db.pool, { progress: false, method: 'geks' as IndexMethod })).rejects.toThrow('unknown index method "geks" (expected one of: chained-jevons, geks-jevons)');
+    expect((await db.pool.query('SELECT count(*)::int AS n FROM index_run')).rows[0].n).toBe(0);
+    expect((await db.pool.query('SELECT count(*)::int AS n FROM index_day')).rows[0].n).toBe(0);
+  });
+
+  it('the CLI refuses `index --method <unknown>` before touching the database', async () => {
+    // A database nobody serves: the refusal must come first.
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(path.join(ROOT_DIR, 'node_modules/.bin/tsx'), ['workers/cli.ts', 'index', '--method', 'jevons'], {
+        cwd: ROOT_DIR, env: { ...process.env, DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none', DEBUG: '' }, stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('error: --method: unknown index method "jevons" (expected one of: chained-jevons, geks-jevons)');
   });
 });

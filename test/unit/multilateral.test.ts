@@ -4,6 +4,7 @@ import {
   chainedJevons,
   geksJevons,
   logJevonsMatrix,
+  rollingGeksFromLogMatrix,
   rollingGeksJevons,
   type PricePanel,
 } from '../../src/domain/multilateral.js';
@@ -178,5 +179,51 @@ describe('rolling window with splicing (window 3, 5 periods)', () => {
   });
   it('rejects a window below 2', () => {
     expect(() => rollingGeksJevons(p, { window: 1, splice: 'mean' })).toThrow(RangeError);
+  });
+});
+
+describe('bilateral indices up to a lag, and a series published every period (issue 30, the index worker)', () => {
+  it('logJevonsMatrix with maxLag computes the pairs at most that far apart, the others stay null', () => {
+    // 4 periods of one item A: 1, 2, 4, 8 (log2 J(s,t) = t − s); maxLag 1: only neighbours.
+    const a = panel([{ A: 1 }, { A: 2 }, { A: 4 }, { A: 8 }]);
+    const m = logJevonsMatrix(a, 0, 3, 1).map((row) => row.map((x) => (x == null ? null : Math.round(Math.log2(Math.exp(x)) * 1e12) / 1e12)));
+    expect(m).toEqual([
+      [0, 1, null, null],
+      [-1, 0, 1, null],
+      [null, -1, 0, 1],
+      [null, null, -1, 0],
+    ]);
+    // The rolling window of 2 reads only neighbours: the same series with and without the limit.
+    expect(rollingGeksFromLogMatrix(logJevonsMatrix(a, 0, 3, 1), { window: 2, splice: 'window', realTime: true }))
+      .toEqual(rollingGeksFromLogMatrix(logJevonsMatrix(a), { window: 2, splice: 'window', realTime: true }));
+  });
+
+  it('real time, window 3, window splice on a panel with churn (hand-computed)', () => {
+    //        a  b     J(0,1) = √(2·1) = √2, J(0,2) = √(2·2) = 2, J(1,2) = √(1·2) = √2,
+    //   d0   1  1     J(1,3) = 4/2 = 2 (a only), J(2,3) = 4/2 = 2 (a only)
+    //   d1   2  1     I(1) = GEKS_{0,1}(0,1) = J(0,1) = √2
+    //   d2   2  2     I(2) = GEKS_{0..2}(0,2) = [J(0,0)J(0,2) · J(0,1)J(1,2) · J(0,2)J(2,2)]^(1/3) = 8^(1/3) = 2
+    //   d3   4  -     I(3) = I(1) · GEKS_{1..3}(1,3), GEKS = [J(1,1)J(1,3) · J(1,2)J(2,3) · J(1,3)J(3,3)]^(1/3)
+    //                      = [2 · 2√2 · 2]^(1/3) = 2^(7/6); I(3) = 2^(1/2 + 7/6) = 2^(5/3) ≈ 3.1748
+    const p = panel([{ a: 1, b: 1 }, { a: 2, b: 1 }, { a: 2, b: 2 }, { a: 4 }]);
+    const r = rollingGeksJevons(p, { window: 3, splice: 'window', realTime: true });
+    [1, Math.SQRT2, 2, 2 ** (5 / 3)].forEach((x, i) => close(r[i], x));
+    // carry changes nothing where every period has a defined value
+    expect(rollingGeksJevons(p, { window: 3, splice: 'window', realTime: true, carry: true })).toEqual(r);
+  });
+
+  it('carry: a period without prices publishes the previous value, and the window splice resumes from the first priced period', () => {
+    // a: 1, 2, -, -, 3, 3.3 (two periods without prices), window 3, window splice, real time.
+    //   I(1) = J(0,1) = 2. I(2), I(3): no link reaches them (empty) → carried: 2, 2.
+    //   I(4): window {2,3,4}, overlap {2,3} both empty → no candidate → carried: 2 (the item re-enters
+    //   at its published level, as a listing links in under the chained Jevons).
+    //   I(5): window {3,4,5}, overlap {3,4}: 3 empty, 4 → I(4) · GEKS_{3..5}(4,5) = 2 · 1.1 = 2.2.
+    // Without carry, the periods without a defined value are null and so is every later window splice.
+    const p = panel([{ a: 1 }, { a: 2 }, {}, {}, { a: 3 }, { a: 3.3 }]);
+    const carried = rollingGeksJevons(p, { window: 3, splice: 'window', realTime: true, carry: true });
+    [1, 2, 2, 2, 2, 2.2].forEach((x, i) => close(carried[i], x));
+    const plain = rollingGeksJevons(p, { window: 3, splice: 'window', realTime: true });
+    expect(plain.slice(2)).toEqual([null, null, null, null]);
+    close(plain[1], 2);
   });
 });

@@ -56,15 +56,38 @@
  * 7. index_run (one row) holds first_day, last_day, the basket digest, the anchors by group id
  *    ({month, factor}) and the state: each item's state on last_day (relative, n, stale, last
  *    counted day, links with the basis that counted) and each aggregate's raw level
- *    (price-index.ts `stateToJson`), with the watermark and a format version.
+ *    (price-index.ts `stateToJson`), with the watermark and a format version; and `method`, the
+ *    method that produced the rows.
+ *
+ * **Methods** (issue 30; names in src/domain/index-method.ts; `INDEX_METHOD`, `--method`). A run
+ * whose method differs from the stored run's is a full run ("the method changed"), so the tables
+ * never mix the two.
+ * - `chained-jevons` (default): price-index.ts `computeIndex`, as above.
+ * - `geks-jevons`: each item's relative is a real-time rolling GEKS-Jevons over 28 days with a
+ *   window splice (src/domain/geks-index.ts) of its **counted-price panel** (price-index.ts
+ *   `countedPanels`): for each day, the same listings with the same basis prices as the chained
+ *   run counts that day (same matches in force, same spans, specials counted, club prices not,
+ *   per kg/litre or per pack as the item says). Staleness: a listing stays in the panel with its
+ *   latest price for STALE_DAYS (14) days after it was priced, then leaves it; an item with an
+ *   empty panel carries its relative forward (n = 0), stale after 14 carried days — the chained
+ *   run's rules. Upper levels, coverage, counts and anchoring are the chained run's. The GEKS run
+ *   does not resume from a state: when there are new days it recomputes every day from the first
+ *   (mode `full`). Each value is real time — it uses no day after its own — so a day's values do
+ *   not depend on where the run stops and the full recomputation gives exactly what an incremental
+ *   one would; with no new day and an unchanged watermark it writes nothing (`unchanged`), as the
+ *   chained run. The links of basket_match (ref_price, linked_relative) belong to the chained
+ *   Jevons and are left as they are; index_run.state holds only the aggregates' last levels and
+ *   the watermark.
  */
 import type pg from 'pg';
 import { ALL_FOOD, groupId, loadBasket, type Basket } from '../../src/domain/basket.js';
 import { addDays, isDay, nzToday } from '../../src/domain/days.js';
 import {
-  anchorSeries, computeIndex, stateFromJson, stateToJson, STALE_DAYS,
+  anchorSeries, computeIndex, countedPanels, stateFromJson, stateToJson, STALE_DAYS,
   type BasketItem as IndexBasketItem, type CoveredValue, type IndexRun, type IndexState, type ListingSpan, type Match,
 } from '../../src/domain/price-index.js';
+import { aggregateItemSeries, GEKS_OPTIONS, geksItemSeries, prepareGeksItem, type GeksItemSeries } from '../../src/domain/geks-index.js';
+import { DEFAULT_INDEX_METHOD, parseIndexMethod, type IndexMethod } from '../../src/domain/index-method.js';
 import { nationalCoveredDay, spanToSql } from '../../src/services/span-sql.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { lockSession, unlockSession } from '../../src/db/locks.js';
@@ -87,6 +110,11 @@ export interface IndexOptions {
   progress?: boolean;
   /** Today's NZ calendar day `YYYY-MM-DD` (default `nzToday()`): no day after it is computed. */
   today?: string;
+  /**
+   * The items' elementary method (src/domain/index-method.ts; default `chained-jevons`; the worker
+   * passes `INDEX_METHOD` or `--method`). Module comment, "Methods".
+   */
+  method?: IndexMethod;
 }
 
 /** The anchor of one aggregate (index_run.anchor): official month and factor, or nulls when none. */
@@ -107,6 +135,8 @@ export interface IndexReport {
   mode: 'full' | 'incremental' | 'unchanged';
   /** Why this mode (e.g. "no previous run", "data changed on or before 2025-05-03"). */
   reason: string;
+  /** The method of the run (stored in index_run.method with the rows it wrote). */
+  method: IndexMethod;
   /** Days computed by this run (0 when unchanged). */
   days: number;
   /** The index's first and last day after the run (null when there is nothing to compute). */
@@ -139,6 +169,7 @@ interface Watermark {
 type StoredState = ReturnType<typeof stateToJson> & { version: number; watermark: Watermark };
 
 interface RunRow {
+  method: string;
   first_day: string;
   last_day: string;
   basket_digest: string;
@@ -181,6 +212,8 @@ const SPAN_TO = spanToSql('s', nationalCoveredDay('r'));
 export async function runIndex(pool: pg.Pool, opts: IndexOptions = {}): Promise<IndexReport> {
   const today = opts.today ?? nzToday();
   if (!isDay(today)) throw new RangeError(`today must be a day YYYY-MM-DD, not "${today}"`);
+  // A caller's value may come from anywhere (JSON, a test): checked here, before any work.
+  const method = parseIndexMethod(String(opts.method ?? DEFAULT_INDEX_METHOD), 'runIndex method');
   const client = await pool.connect();
   let broken = false;
   try {
@@ -188,7 +221,7 @@ export async function runIndex(pool: pg.Pool, opts: IndexOptions = {}): Promise<
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await inTransaction(client, (tx) => computeRun(tx, opts, today), { setup: 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ' });
+          return await inTransaction(client, (tx) => computeRun(tx, opts, today, method), { setup: 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ' });
         } catch (e) {
           if ((e as { code?: string }).code !== SERIALIZATION_FAILURE || attempt >= 3) throw e;
         }
@@ -206,7 +239,7 @@ export async function runIndex(pool: pg.Pool, opts: IndexOptions = {}): Promise<
 const SERIALIZATION_FAILURE = '40001';
 
 /** One run inside the transaction (see the module comment). */
-async function computeRun(client: pg.PoolClient, opts: IndexOptions, today: string): Promise<IndexReport> {
+async function computeRun(client: pg.PoolClient, opts: IndexOptions, today: string, method: IndexMethod): Promise<IndexReport> {
   const t0 = performance.now();
   const basket = loadBasket();
   const sync = await syncBasket(client, basket);
@@ -221,11 +254,11 @@ async function computeRun(client: pg.PoolClient, opts: IndexOptions, today: stri
     phases[name] += (now - mark) / 1000;
     mark = now;
   };
-  const base = { basket: sync, official, phases };
+  const base = { basket: sync, official, phases, method };
 
   const last = await lastDayOf(client, today);
   const run = (await client.query<RunRow>(
-    'SELECT first_day::text, last_day::text, basket_digest, anchor, state FROM index_run WHERE id = 1',
+    'SELECT method, first_day::text, last_day::text, basket_digest, anchor, state FROM index_run WHERE id = 1',
   )).rows[0] ?? null;
 
   // Mode. Continuing needs an unchanged watermark of the stored last day, which also fixes the
@@ -235,6 +268,7 @@ async function computeRun(client: pg.PoolClient, opts: IndexOptions, today: stri
   let reason: string;
   if (opts.full) reason = 'full run requested';
   else if (!run) reason = 'no previous run';
+  else if (run.method !== method) reason = `the method changed (${run.method} → ${method})`;
   else if (run.basket_digest !== sync.digest) reason = 'the basket changed';
   else if (run.state?.version !== INDEX_STATE_VERSION) reason = 'stored state of another version';
   else if (last == null || last < run.last_day) reason = `the last day moved back (${run.last_day} → ${last})`;
@@ -254,6 +288,11 @@ async function computeRun(client: pg.PoolClient, opts: IndexOptions, today: stri
       if (resume && resume.day !== run.last_day) {
         resume = null;
         reason = 'stored state is not of the last day';
+      }
+      // GEKS-Jevons does not continue from a state: new days recompute every day (module comment, "Methods").
+      if (resume && method === 'geks-jevons' && last !== run.last_day) {
+        resume = null;
+        reason = `new days after ${run.last_day} (GEKS-Jevons recomputes every day)`;
       }
     }
   }
@@ -276,16 +315,24 @@ async function computeRun(client: pg.PoolClient, opts: IndexOptions, today: stri
 
   const from = resume ? addDays(resume.day, 1) : range.first;
   const to = range.last;
-  let computed: IndexRun | null = null;
+  /** The computed days' series (either method), and the chained run itself (links, state) when chained. */
+  let computed: Series | null = null;
+  let chained: IndexRun | null = null;
   phase('prepare');
   if (from <= to) {
     const matches = await loadMatches(client, items, from, to);
     const spans = await loadMatchedSpans(client, ids, from, to);
     phase('read');
     const n = Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
-    const bar = makeProgress(opts.progress, resume ? 'index days (incremental)' : 'index days', n);
-    computed = computeIndex({ from, to, basket: items.index, matches, spans, resume, onDay: () => bar.increment() });
-    bar.stop();
+    if (method === 'geks-jevons') {
+      const bar = makeProgress(opts.progress, 'index items (GEKS-Jevons)', items.index.length);
+      computed = computeGeks(items.index, matches, spans, from, to, () => bar.increment());
+      bar.stop();
+    } else {
+      const bar = makeProgress(opts.progress, resume ? 'index days (incremental)' : 'index days', n);
+      computed = chained = computeIndex({ from, to, basket: items.index, matches, spans, resume, onDay: () => bar.increment() });
+      bar.stop();
+    }
     phase('compute');
   }
   const mode: IndexReport['mode'] = computed == null ? 'unchanged' : resume ? 'incremental' : 'full';
@@ -326,14 +373,16 @@ async function computeRun(client: pg.PoolClient, opts: IndexOptions, today: stri
   if (computed) {
     rows.itemDays = await copyRows(client, 'index_item_day (item_id, day, relative, n, stale)', itemDayRows(computed, items));
     rows.indexDays = await copyRows(client, 'index_day (group_id, day, raw, anchored, coverage, items, listings)', indexDayRows(computed, items, anchors));
-    rows.links = await updateLinks(client, computed, items);
-    const state: StoredState = { ...stateToJson(computed.state), version: INDEX_STATE_VERSION, watermark: resume && nextWatermark ? nextWatermark : (await watermarks(client, ids, to, to))[0] };
+    // The links (basket_match ref_price, linked_relative) are the chained Jevons's: a GEKS run leaves them as they are.
+    if (chained) rows.links = await updateLinks(client, chained, items);
+    const endState = chained ? chained.state : lastLevels(computed, to);
+    const state: StoredState = { ...stateToJson(endState), version: INDEX_STATE_VERSION, watermark: resume && nextWatermark ? nextWatermark : (await watermarks(client, ids, to, to))[0] };
     await client.query(
-      `INSERT INTO index_run (id, first_day, last_day, anchor, basket_digest, state, computed_at)
-       VALUES (1, $1, $2, $3, $4, $5, now())
+      `INSERT INTO index_run (id, first_day, last_day, anchor, basket_digest, state, computed_at, method)
+       VALUES (1, $1, $2, $3, $4, $5, now(), $6)
        ON CONFLICT (id) DO UPDATE SET first_day = EXCLUDED.first_day, last_day = EXCLUDED.last_day, anchor = EXCLUDED.anchor,
-         basket_digest = EXCLUDED.basket_digest, state = EXCLUDED.state, computed_at = EXCLUDED.computed_at`,
-      [range.first, to, JSON.stringify(anchorJson(anchors)), sync.digest, JSON.stringify(state)],
+         basket_digest = EXCLUDED.basket_digest, state = EXCLUDED.state, computed_at = EXCLUDED.computed_at, method = EXCLUDED.method`,
+      [range.first, to, JSON.stringify(anchorJson(anchors)), sync.digest, JSON.stringify(state), method],
     );
   } else if (reanchored) {
     await client.query('UPDATE index_run SET anchor = $1 WHERE id = 1', [JSON.stringify(anchorJson(anchors))]);
@@ -450,7 +499,37 @@ async function storedSeries(client: pg.PoolClient): Promise<Map<number, CoveredV
   return out;
 }
 
-function aggregateOf(run: IndexRun, code: string) {
+/** The series of computed days that both methods produce (and the tables store). */
+type Series = Pick<IndexRun, 'days' | 'all' | 'groups' | 'items'>;
+
+/**
+ * The GEKS-Jevons index over `from`…`to` (module comment, "Methods"): each observable item's
+ * counted-price panel from the same matches and spans the chained run reads (price-index.ts
+ * `countedPanels`), its real-time rolling GEKS-Jevons (src/domain/geks-index.ts, window
+ * `GEKS_WINDOW_DAYS`, bilateral indices only between days the window can compare), and the same
+ * upper levels. One item at a time (its panel and bilateral indices are dropped before the next:
+ * geks-index.ts `geksIndex` in steps). `onItem` after each item (progress).
+ */
+function computeGeks(basket: IndexBasketItem[], matches: Match[], spans: ListingSpan[], from: string, to: string, onItem: () => void): Series {
+  const panels = countedPanels({ from, to, basket, matches, spans });
+  const series = new Map<string, GeksItemSeries>();
+  for (const code of panels.codes) {
+    series.set(code, geksItemSeries(prepareGeksItem(code, panels.panel(code), GEKS_OPTIONS.window - 1), panels.days));
+    onItem();
+  }
+  return aggregateItemSeries(basket, series, panels.days);
+}
+
+/**
+ * A GEKS run's state on its last day `day`, for index_run.state: the aggregates' raw levels and no
+ * item states (GEKS-Jevons never resumes from it; the row keeps the watermark and the format).
+ */
+function lastLevels(s: Series, day: string): IndexState {
+  const i = s.days.length - 1;
+  return { day, raw: { all: s.all.raw[i], groups: new Map([...s.groups].map(([g, x]) => [g, x.raw[i]])) }, items: new Map() };
+}
+
+function aggregateOf(run: Series, code: string) {
   return code === ALL_FOOD.code ? run.all : run.groups.get(code) ?? null;
 }
 
@@ -459,7 +538,7 @@ function anchorJson(anchors: AggregateAnchor[]): RunRow['anchor'] {
 }
 
 
-function* itemDayRows(run: IndexRun, items: Items): Generator<string> {
+function* itemDayRows(run: Series, items: Items): Generator<string> {
   for (const [code, s] of run.items) {
     const id = items.idByCode.get(code)!;
     for (let i = 0; i < run.days.length; i++) {
@@ -468,7 +547,7 @@ function* itemDayRows(run: IndexRun, items: Items): Generator<string> {
   }
 }
 
-function* indexDayRows(run: IndexRun, items: Items, anchors: AggregateAnchor[]): Generator<string> {
+function* indexDayRows(run: Series, items: Items, anchors: AggregateAnchor[]): Generator<string> {
   for (const a of items.aggregates) {
     const s = aggregateOf(run, a.code);
     if (!s) continue;

@@ -16,6 +16,7 @@ import { linkListing, setLocked, unlinkListing, type CommandResult } from '../ma
 import { runBasketMatching, type BasketMatchReport } from '../index/match.js';
 import { basketLock, basketMatch, basketUnmatch, type BasketCommandResult } from '../index/admin.js';
 import { runIndex, type IndexReport } from '../index/compute.js';
+import type { IndexMethod } from '../../src/domain/index-method.js';
 import { runViews, type ViewsReport } from '../views/run.js';
 import { markSuggestCurrent } from '../views/suggest.js';
 import { processNewImages, type ImageReport } from '../images/images.js';
@@ -216,12 +217,15 @@ export const basketMatchJob = defineJob<{ dryRun?: boolean }, BasketMatchReport>
   },
 });
 
-/** Computes the food price index (workers/index/compute.ts): the new days, or all with `full`. */
-export const indexJob = defineJob<{ full?: boolean }, IndexReport>({
+/**
+ * Computes the food price index (workers/index/compute.ts): the new days, or all with `full`; with
+ * `method` (`--method`), else INDEX_METHOD (a method other than the stored run's recomputes every day).
+ */
+export const indexJob = defineJob<{ full?: boolean; method?: IndexMethod }, IndexReport>({
   name: 'index',
   locks: ['index'],
   retries: 2,
-  perform: (ctx, input) => runIndex(ctx.pool, { full: input.full, dataDir: ctx.env.DATA_DIR, progress: ctx.progress }),
+  perform: (ctx, input) => runIndex(ctx.pool, { full: input.full, method: input.method ?? ctx.env.INDEX_METHOD, dataDir: ctx.env.DATA_DIR, progress: ctx.progress }),
   // Days computed, anchors, basket, official months.
   changed: (r) => {
     const { rows: n, basket: b } = r;

@@ -10,6 +10,7 @@
  * next run's stages pick it up); a collection whose stores partly failed is not a throw: the
  * stages run over what was collected, then {@link CollectIncompleteError} names what failed.
  */
+import type { IndexMethod } from '../../src/domain/index-method.js';
 import { ExpectedError } from '../../src/errors.js';
 import type { CollectReport } from '../collect/run.js';
 import type { ImportReport } from '../import/index.js';
@@ -52,6 +53,8 @@ export interface PipelinePlan {
   refresh?: boolean | 'if-new-data';
   /** The index from its first day. */
   full?: boolean;
+  /** The index's method (default INDEX_METHOD). */
+  method?: IndexMethod;
   /** The export after the views. */
   export?: boolean;
 }
@@ -163,7 +166,7 @@ export async function runPipeline(runner: JobRunner, plan: PipelinePlan): Promis
     const refresh = refreshWhen(plan);
     if (refresh === true || (refresh === 'if-new-data' && newData)) {
       await run(basketMatchJob, {});
-      await run(indexJob, { full: plan.full });
+      await run(indexJob, { full: plan.full, method: plan.method });
       await run(viewsJob, {});
     }
     if (plan.export) await run(exportJob, undefined);
