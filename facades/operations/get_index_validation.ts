@@ -5,7 +5,8 @@
  * `npm run validate:index`).
  */
 import { z } from 'zod';
-import { FIRST_DAYS, VALIDATION_METHOD } from '../../src/domain/index-validation.js';
+import { INDEX_METHOD_LABELS } from '../../src/domain/index-method.js';
+import { FIRST_DAYS } from '../../src/domain/index-validation.js';
 import { defineOperation } from '../operation.js';
 import { IndexValidation } from '../resources.js';
 
@@ -17,7 +18,7 @@ export default defineOperation({
   family: 'light',
   path: '/api/v1/index/validation',
   description: [
-    `Method: ${VALIDATION_METHOD}. For all food and each observable basket group, every month the index computed, oldest first:`,
+    `\`method\` names the method of the stored index (${[...INDEX_METHOD_LABELS.values()].join(' or ')}; the default is the first, INDEX_METHOD selects). For all food and each observable basket group, every month the index computed, oldest first:`,
     "`official` = Stats NZ's monthly change in percent; `nowcast` = the change of the mean of the month's daily raw values (as get_index_daily gives them) against the previous month's mean;",
     `\`first_days\` = the same over days 1 to ${FIRST_DAYS} of both months (the early estimate); errors are nowcast − official, in percentage points; \`coverage\` is the month's mean coverage.`,
     'A month is counted in `summary` when every calendar day was computed with coverage above 0 and it has both an official and a nowcast change (the previous month may be partial, as the first month of the data);',

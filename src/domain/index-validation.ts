@@ -30,9 +30,6 @@
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { daysInMonth, type CoveredValue, type OfficialMonth } from './price-index.js';
 
-/** The method the nowcast uses (src/domain/price-index.ts). */
-export const VALIDATION_METHOD = 'chained Jevons';
-
 /** Days of the month (from the 1st) the early estimate uses. */
 export const FIRST_DAYS = 15;
 

@@ -13,8 +13,10 @@
  */
 import type pg from 'pg';
 import { ALL_FOOD } from '../domain/basket.js';
-import { FIRST_DAYS, validateAggregate, VALIDATION_METHOD, type MonthEstimate, type ValidationMonth, type ValidationSummary } from '../domain/index-validation.js';
+import { INDEX_METHOD_LABELS } from '../domain/index-method.js';
+import { FIRST_DAYS, validateAggregate, type MonthEstimate, type ValidationMonth, type ValidationSummary } from '../domain/index-validation.js';
 import type { CoveredValue, OfficialMonth } from '../domain/price-index.js';
+import { indexMethod } from './index-method.js';
 import { groupRows } from './prices.js';
 
 /** Why a basket group has no nowcast. */
@@ -54,10 +56,11 @@ export interface IndexValidation {
 
 /**
  * The track record of all food and every observable basket group, from every stored index day and
- * official month (three SQL statements). Aggregates without index days have no months.
+ * official month, and the method of the stored run (four SQL statements). Aggregates without index days have no months.
  */
 export async function indexValidation(pool: pg.Pool): Promise<IndexValidation> {
-  const [{ rows: groups }, { rows: points }, { rows: official }] = await Promise.all([
+  const [method, { rows: groups }, { rows: points }, { rows: official }] = await Promise.all([
+    indexMethod(pool),
     pool.query<{ id: number; code: string; name: string; observable: boolean; series_ref: string }>(
       `SELECT id, code, name, observable, series_ref FROM basket_group ORDER BY id`,
     ),
@@ -79,7 +82,7 @@ export async function indexValidation(pool: pg.Pool): Promise<IndexValidation> {
     ),
   });
   return {
-    method: VALIDATION_METHOD,
+    method: INDEX_METHOD_LABELS.get(method) ?? method,
     first_days: FIRST_DAYS,
     aggregates: [
       aggregate(ALL_FOOD.id, ALL_FOOD.code, ALL_FOOD.name, ALL_FOOD.series_ref),

@@ -58,6 +58,7 @@ describe('GET /api/v1/index/validation on the real data', () => {
   });
 
   it('answers all food and the four observable groups; restaurant meals are listed as unobservable', () => {
+    // The stored run's method (index_run.method; INDEX_METHOD selects), by its label.
     expect(body.method).toBe('chained Jevons');
     expect(body.first_days).toBe(15);
     expect(body.aggregates.map((a: Json) => a.code)).toEqual(['all', 'fruit_veg', 'meat_poultry_fish', 'grocery_food', 'beverages']);
