@@ -18,6 +18,7 @@ import { inTransaction } from '../db/transaction.js';
 import { SUGGEST_GROUP_MAX, type Embedder, type SearchBackend, type SuggestionHit, type SuggestQuery, type TextQuery } from './backend.js';
 import { expandSynonyms, normalizeSearchText } from './synonyms.js';
 import { kindsNamedBy } from './kind-query.js';
+import { correctSpelling } from './spelling.js';
 
 /** RRF constant k (Cormack et al. 2009 use 60). */
 export const RRF_K = 60;
@@ -486,16 +487,22 @@ export function createEmbeddedBackend(pool: pg.Pool, opts: EmbeddedOptions = {})
     name: 'embedded',
 
     async searchListings({ text, retailerId, limit }: TextQuery): Promise<number[]> {
-      const norm = normalizeSearchText(text);
-      if (!norm) return [];
+      const typed = normalizeSearchText(text);
+      if (!typed) return [];
       const fetch = opts.embedder ? Math.max(limit, 100) : limit;
-      // The typo list's threshold is per transaction (pg_trgm reads it from a setting).
-      const threshold = norm.length <= 4 ? SHORT_TRIGRAM_THRESHOLD : TRIGRAM_THRESHOLD;
+      let norm = typed;
       const rows = await readOnly(pool, async (client) => {
+        // Words no listing holds are corrected to the catalogue's nearest word (./spelling.ts:
+        // "galic" → "garlic"); the typed text stays a phrasing of the synonym list.
+        norm = (await correctSpelling(client, typed)).text;
+        const phrasings = expandSynonyms(norm);
+        if (norm !== typed) phrasings.push(typed);
+        // The typo list's threshold is per transaction (pg_trgm reads it from a setting).
+        const threshold = norm.length <= 4 ? SHORT_TRIGRAM_THRESHOLD : TRIGRAM_THRESHOLD;
         await client.query(`SET LOCAL pg_trgm.word_similarity_threshold = ${threshold}`);
         return (await client.query<{ id: number; score: number; search_name: string; kind_named: boolean }>(
           SEARCH_SQL,
-          [norm, expandSynonyms(norm), retailerId, fetch, CANDIDATES_PER_LIST, kindsNamedBy(norm)],
+          [norm, phrasings, retailerId, fetch, CANDIDATES_PER_LIST, kindsNamedBy(norm)],
         )).rows;
       });
       if (!opts.embedder || rows.length === 0) return rows.slice(0, limit).map((r) => r.id);
