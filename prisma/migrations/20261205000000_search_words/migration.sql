@@ -10,8 +10,9 @@
 CREATE EXTENSION IF NOT EXISTS fuzzystrmatch;
 
 CREATE TABLE search_word (
-  -- The word (or the pair run together), as search_normalize writes it.
-  key      TEXT PRIMARY KEY,
+  -- The word (or the pair run together), as search_normalize writes it; collation "C" so that
+  -- the keys starting with a word are one range of the primary key.
+  key      TEXT COLLATE "C" PRIMARY KEY,
   -- What the key stands for: the word itself, or the pair with its space.
   phrase   TEXT NOT NULL,
   -- Listings holding it.
