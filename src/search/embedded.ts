@@ -52,12 +52,13 @@ const SEARCH_SQL = `
 WITH q AS (
   SELECT $1::text AS norm, tsvector_to_array(to_tsvector('english', $1::text)) AS words,
     (SELECT string_agg(quote_literal(t.lexeme) || ':*', ' & ') FROM unnest(to_tsvector('english', $1::text)) t)::tsquery AS q_all,
+    (SELECT string_agg(quote_literal(t.lexeme), ' & ') FROM unnest(to_tsvector('english', $1::text)) t)::tsquery AS q_whole,
     (SELECT string_agg(quote_literal(t.lexeme) || ':*', ' | ') FROM unnest(to_tsvector('english', $1::text)) t)::tsquery AS q_any,
     (SELECT string_agg('(' || plainto_tsquery('english', a)::text || ')', ' | ') FROM unnest($2::text[]) a
       WHERE plainto_tsquery('english', a)::text <> '')::tsquery AS q_syn
 ),
 l_all AS (
-  SELECT l.id, row_number() OVER (ORDER BY ts_rank_cd(l.search_doc, q.q_all) DESC, l.id) AS r
+  SELECT l.id, row_number() OVER (ORDER BY l.search_doc @@ q.q_whole DESC, ts_rank_cd(l.search_doc, q.q_all) DESC, l.id) AS r
   FROM listing l, q WHERE q.q_all IS NOT NULL AND l.search_doc @@ q.q_all AND ($3::int IS NULL OR l.retailer_id = $3)
   ORDER BY r LIMIT $5
 ),
