@@ -251,3 +251,60 @@ describe('the suggest view (issue 19): the same answers as the live queries', ()
     }
   });
 });
+
+describe('typos and run-together words on the real catalogue (issue 31 item 2)', () => {
+  type Group = { name: string; brand: string | null; offers: { id: number; name: string }[] };
+  /** The first groups of search_products and the first cards of search_listings for `q`. */
+  const both = async (q: string) => ({
+    groups: (await get(`/api/v1/search?q=${encodeURIComponent(q)}&limit=10`)).body as Group[],
+    cards: (await get(`/api/v1/listings?q=${encodeURIComponent(q)}&limit=10`)).body as Card[],
+  });
+
+  beforeAll(async () => {
+    // The vocabulary of spelling correction (search_word) is built with the derived views.
+    await runViews(db.pool);
+    expect((await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM search_word')).rows[0].n).toBeGreaterThan(10_000);
+  }, 120_000);
+
+  it('galic (one letter missing) finds plain garlic first, as garlic does; before: Royal Gala apples and galaxy cheeses, garlic sixth', async () => {
+    const typo = await both('galic');
+    const right = await both('garlic');
+    expect(typo.groups[0].name).toMatch(/^garlic\b/i);
+    expect(await kinds([typo.groups[0].offers[0].id])).toEqual(['garlic']);
+    expect(typo.cards[0].name).toMatch(/^garlic$/i);
+    expect(await kinds(typo.cards.slice(0, 3).map((c) => c.id))).toEqual(['garlic', 'garlic', 'garlic']);
+    // The correction searches the catalogue's word: the same ranking as the right spelling.
+    expect(typo.cards.map((c) => c.id)).toEqual(right.cards.map((c) => c.id));
+    expect(typo.groups.map((g) => g.name)).toEqual(right.groups.map((g) => g.name));
+  });
+
+  it('two-letter typos and missing spaces: choclate, brocoli → the word; peanutbutter → peanut butter', async () => {
+    expect((await both('choclate')).cards.slice(0, 5).every((c) => /chocolate/.test(c.name))).toBe(true);
+    expect((await both('brocoli')).cards[0].name).toMatch(/broccoli/i);
+    const pb = await both('peanutbutter');
+    expect(pb.groups[0].name).toMatch(/peanut butter/i);
+    expect(pb.cards.slice(0, 5).every((c) => /peanut butter/.test(c.name))).toBe(true);
+  });
+
+  it('weetbix and weet-bix find Weet-Bix first; cocacola finds Coca-Cola first', async () => {
+    for (const q of ['weetbix', 'weet-bix', 'Weet-Bix', 'weet bix']) {
+      const r = await both(q);
+      expect(r.groups[0].name, q).toMatch(/weet-bix/i);
+      expect(r.cards[0].name, q).toMatch(/weet-bix/i);
+    }
+    for (const q of ['cocacola', 'coca-cola', 'coca cola']) {
+      const r = await both(q);
+      expect(r.groups[0].name, q).toMatch(/coca[- ]cola/i);
+      expect(r.cards[0].name, q).toMatch(/coca[- ]cola/i);
+    }
+  });
+
+  it('correct spellings are kept: gala finds Royal Gala apples first (a whole word before galaxy cheese), choc stays a prefix', async () => {
+    const gala = await both('gala');
+    expect(gala.groups[0].name).toMatch(/royal gala/i);
+    expect(gala.cards[0].name).toMatch(/royal gala/i);
+    expect(await kinds([gala.cards[0].id])).toEqual(['apples']);
+    const choc = await both('choc');
+    expect(choc.cards.slice(0, 5).every((c) => /\bchoc/.test(c.name))).toBe(true);
+  });
+});
