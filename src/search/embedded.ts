@@ -8,6 +8,9 @@
  * (src/domain/kinds.ts) whose label the query names rank up ("bananas" → fresh bananas before
  * banana-flavoured baby food). The ranked lists are fused by reciprocal rank
  * fusion (Cormack, Clarke & Büttcher 2009: score = Σ w / (60 + rank)), after exact-name matches.
+ * Before ranking, query words no listing holds are corrected to the catalogue's nearest word
+ * (./spelling.ts: "galic" → garlic, "peanutbutter" → peanut butter); the typed text stays a
+ * phrasing of the synonym list.
  * An optional {@link Embedder} adds a cosine-similarity list over the candidates.
  *
  * User text only ever reaches SQL as a bound parameter; tsqueries are built in SQL from the
@@ -44,7 +47,9 @@ export const KIND_TYPO_SIMILARITY = 0.5;
 export const LIST_WEIGHTS = { all: 1, any: 0.4, trigram: 0.8, synonyms: 0.8, category: 0.5, kind: 1, embedding: 0.7 } as const;
 
 /**
- * One statement computing every list and the fusion. $1 normalised text, $2 synonym phrasings
+ * One statement computing every list and the fusion. The all-words list ranks the listings holding
+ * every word whole (or its stem) before those where a word only starts one ("gala": Royal Gala
+ * apples before galaxy cheese). $1 normalised (and spelling-corrected) text, $2 synonym phrasings
  * (text[]), $3 retailer id or null, $4 limit, $5 candidates per list, $6 the labels of the kinds
  * the query is (src/search/kind-query.ts kindsNamedBy: their listings rank right after exact names).
  */

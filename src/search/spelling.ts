@@ -70,8 +70,9 @@ export function applyCorrections(norm: string, corrections: ReadonlyMap<string, 
 /**
  * For each word ($1 text[]) with its edit budget ($2 int[]): whether the full-text lists find it,
  * and if not the nearest vocabulary entry with its first letter within the budget (most listings,
- * then key, on a tie), else null. Known: a vocabulary key starts with it (a range of the primary
- * key: the common case, no listing read), else, live, a listing's name has a word starting with it
+ * then key, on a tie), else null. Known: a vocabulary word (not a pair run together, which the
+ * full-text lists cannot find as typed) starts with it (a range of the primary key: the common
+ * case, no listing read), else, live, a listing's name has a word starting with it
  * or a listing's document its English stem (a word the vocabulary does not hold yet, or a stem:
  * "tomatos").
  */
@@ -80,7 +81,10 @@ SELECT q.word, c.phrase
 FROM unnest($1::text[], $2::int[]) q(word, edits)
 CROSS JOIN LATERAL (
   SELECT CASE
-    WHEN EXISTS (SELECT 1 FROM search_word s WHERE s.key >= q.word COLLATE "C" AND s.key <= (q.word || chr(1114111)) COLLATE "C") THEN true
+    WHEN EXISTS (
+      SELECT 1 FROM search_word s
+      WHERE s.key >= q.word COLLATE "C" AND s.key <= (q.word || chr(1114111)) COLLATE "C" AND s.phrase = s.key
+    ) THEN true
     ELSE EXISTS (
       SELECT 1 FROM listing l
       WHERE l.search_doc @@ (to_tsquery('simple', quote_literal(q.word) || ':*') || plainto_tsquery('english', q.word))

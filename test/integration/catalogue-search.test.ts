@@ -13,6 +13,7 @@ import { createRealDataDatabase } from '../helpers/real-data.js';
 import { runMatching } from '../../workers/match/match.js';
 import { runViews } from '../../workers/views/run.js';
 import { bumpDataVersion } from '../../src/db/data-version.js';
+import { correctSpelling } from '../../src/search/spelling.js';
 
 let db: TestDatabase;
 let app: FastifyInstance;
@@ -284,6 +285,17 @@ describe('typos and run-together words on the real catalogue (issue 31 item 2)',
     const pb = await both('peanutbutter');
     expect(pb.groups[0].name).toMatch(/peanut butter/i);
     expect(pb.cards.slice(0, 5).every((c) => /peanut butter/.test(c.name))).toBe(true);
+    expect(pb.cards.map((c) => c.id)).toEqual((await both('peanut butter')).cards.map((c) => c.id));
+  });
+
+  it('corrects only words no listing holds, to the vocabulary word within the edit budget', async () => {
+    const corrected = async (q: string) => (await correctSpelling(db.pool, q)).text;
+    expect(await corrected('galic')).toBe('garlic');
+    expect(await corrected('galic bread')).toBe('garlic bread');
+    expect(await corrected('choclate')).toBe('chocolate');
+    expect(await corrected('peanutbutter')).toBe('peanut butter');
+    // Known words, prefixes of known words and stems are left alone; so is what is too far off.
+    for (const q of ['gala', 'garlic', 'milk', 'choc', 'tomatos', 'weetbix', 'cocacola', 'anchor butter', 'xqzvtw', 'mlk 2l']) expect(await corrected(q), q).toBe(q);
   });
 
   it('weetbix and weet-bix find Weet-Bix first; cocacola finds Coca-Cola first', async () => {
