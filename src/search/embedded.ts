@@ -8,6 +8,9 @@
  * (src/domain/kinds.ts) whose label the query names rank up ("bananas" → fresh bananas before
  * banana-flavoured baby food). The ranked lists are fused by reciprocal rank
  * fusion (Cormack, Clarke & Büttcher 2009: score = Σ w / (60 + rank)), after exact-name matches.
+ * Before ranking, query words no listing holds are corrected to the catalogue's nearest word
+ * (./spelling.ts: "galic" → garlic, "peanutbutter" → peanut butter); the typed text stays a
+ * phrasing of the synonym list.
  * An optional {@link Embedder} adds a cosine-similarity list over the candidates.
  *
  * User text only ever reaches SQL as a bound parameter; tsqueries are built in SQL from the
@@ -18,6 +21,7 @@ import { inTransaction } from '../db/transaction.js';
 import { SUGGEST_GROUP_MAX, type Embedder, type SearchBackend, type SuggestionHit, type SuggestQuery, type TextQuery } from './backend.js';
 import { expandSynonyms, normalizeSearchText } from './synonyms.js';
 import { kindsNamedBy } from './kind-query.js';
+import { correctSpelling } from './spelling.js';
 
 /** RRF constant k (Cormack et al. 2009 use 60). */
 export const RRF_K = 60;
@@ -43,7 +47,9 @@ export const KIND_TYPO_SIMILARITY = 0.5;
 export const LIST_WEIGHTS = { all: 1, any: 0.4, trigram: 0.8, synonyms: 0.8, category: 0.5, kind: 1, embedding: 0.7 } as const;
 
 /**
- * One statement computing every list and the fusion. $1 normalised text, $2 synonym phrasings
+ * One statement computing every list and the fusion. The all-words list ranks the listings holding
+ * every word whole (or its stem) before those where a word only starts one ("gala": Royal Gala
+ * apples before galaxy cheese). $1 normalised (and spelling-corrected) text, $2 synonym phrasings
  * (text[]), $3 retailer id or null, $4 limit, $5 candidates per list, $6 the labels of the kinds
  * the query is (src/search/kind-query.ts kindsNamedBy: their listings rank right after exact names).
  */
@@ -51,12 +57,13 @@ const SEARCH_SQL = `
 WITH q AS (
   SELECT $1::text AS norm, tsvector_to_array(to_tsvector('english', $1::text)) AS words,
     (SELECT string_agg(quote_literal(t.lexeme) || ':*', ' & ') FROM unnest(to_tsvector('english', $1::text)) t)::tsquery AS q_all,
+    (SELECT string_agg(quote_literal(t.lexeme), ' & ') FROM unnest(to_tsvector('english', $1::text)) t)::tsquery AS q_whole,
     (SELECT string_agg(quote_literal(t.lexeme) || ':*', ' | ') FROM unnest(to_tsvector('english', $1::text)) t)::tsquery AS q_any,
     (SELECT string_agg('(' || plainto_tsquery('english', a)::text || ')', ' | ') FROM unnest($2::text[]) a
       WHERE plainto_tsquery('english', a)::text <> '')::tsquery AS q_syn
 ),
 l_all AS (
-  SELECT l.id, row_number() OVER (ORDER BY ts_rank_cd(l.search_doc, q.q_all) DESC, l.id) AS r
+  SELECT l.id, row_number() OVER (ORDER BY l.search_doc @@ q.q_whole DESC, ts_rank_cd(l.search_doc, q.q_all) DESC, l.id) AS r
   FROM listing l, q WHERE q.q_all IS NOT NULL AND l.search_doc @@ q.q_all AND ($3::int IS NULL OR l.retailer_id = $3)
   ORDER BY r LIMIT $5
 ),
@@ -486,16 +493,22 @@ export function createEmbeddedBackend(pool: pg.Pool, opts: EmbeddedOptions = {})
     name: 'embedded',
 
     async searchListings({ text, retailerId, limit }: TextQuery): Promise<number[]> {
-      const norm = normalizeSearchText(text);
-      if (!norm) return [];
+      const typed = normalizeSearchText(text);
+      if (!typed) return [];
       const fetch = opts.embedder ? Math.max(limit, 100) : limit;
-      // The typo list's threshold is per transaction (pg_trgm reads it from a setting).
-      const threshold = norm.length <= 4 ? SHORT_TRIGRAM_THRESHOLD : TRIGRAM_THRESHOLD;
+      let norm = typed;
       const rows = await readOnly(pool, async (client) => {
+        // Words no listing holds are corrected to the catalogue's nearest word (./spelling.ts:
+        // "galic" → "garlic"); the typed text stays a phrasing of the synonym list.
+        norm = (await correctSpelling(client, typed)).text;
+        const phrasings = expandSynonyms(norm);
+        if (norm !== typed) phrasings.push(typed);
+        // The typo list's threshold is per transaction (pg_trgm reads it from a setting).
+        const threshold = norm.length <= 4 ? SHORT_TRIGRAM_THRESHOLD : TRIGRAM_THRESHOLD;
         await client.query(`SET LOCAL pg_trgm.word_similarity_threshold = ${threshold}`);
         return (await client.query<{ id: number; score: number; search_name: string; kind_named: boolean }>(
           SEARCH_SQL,
-          [norm, expandSynonyms(norm), retailerId, fetch, CANDIDATES_PER_LIST, kindsNamedBy(norm)],
+          [norm, phrasings, retailerId, fetch, CANDIDATES_PER_LIST, kindsNamedBy(norm)],
         )).rows;
       });
       if (!opts.embedder || rows.length === 0) return rows.slice(0, limit).map((r) => r.id);

@@ -13,6 +13,7 @@ import { createRealDataDatabase } from '../helpers/real-data.js';
 import { runMatching } from '../../workers/match/match.js';
 import { runViews } from '../../workers/views/run.js';
 import { bumpDataVersion } from '../../src/db/data-version.js';
+import { correctSpelling } from '../../src/search/spelling.js';
 
 let db: TestDatabase;
 let app: FastifyInstance;
@@ -249,5 +250,73 @@ describe('the suggest view (issue 19): the same answers as the live queries', ()
     } finally {
       await uncached.close();
     }
+  });
+});
+
+describe('typos and run-together words on the real catalogue (issue 31 item 2)', () => {
+  type Group = { name: string; brand: string | null; offers: { id: number; name: string }[] };
+  /** The first groups of search_products and the first cards of search_listings for `q`. */
+  const both = async (q: string) => ({
+    groups: (await get(`/api/v1/search?q=${encodeURIComponent(q)}&limit=10`)).body as Group[],
+    cards: (await get(`/api/v1/listings?q=${encodeURIComponent(q)}&limit=10`)).body as Card[],
+  });
+
+  beforeAll(async () => {
+    // The vocabulary of spelling correction (search_word) is built with the derived views.
+    await runViews(db.pool);
+    expect((await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM search_word')).rows[0].n).toBeGreaterThan(10_000);
+  }, 120_000);
+
+  it('galic (one letter missing) finds plain garlic first, as garlic does; before: Royal Gala apples and galaxy cheeses, garlic sixth', async () => {
+    const typo = await both('galic');
+    const right = await both('garlic');
+    expect(typo.groups[0].name).toMatch(/^garlic\b/i);
+    expect(await kinds([typo.groups[0].offers[0].id])).toEqual(['garlic']);
+    expect(typo.cards[0].name).toMatch(/^garlic$/i);
+    expect(await kinds(typo.cards.slice(0, 3).map((c) => c.id))).toEqual(['garlic', 'garlic', 'garlic']);
+    // The correction searches the catalogue's word: the same ranking as the right spelling.
+    expect(typo.cards.map((c) => c.id)).toEqual(right.cards.map((c) => c.id));
+    expect(typo.groups.map((g) => g.name)).toEqual(right.groups.map((g) => g.name));
+  });
+
+  it('two-letter typos and missing spaces: choclate, brocoli → the word; peanutbutter → peanut butter', async () => {
+    expect((await both('choclate')).cards.slice(0, 5).every((c) => /chocolate/.test(c.name))).toBe(true);
+    expect((await both('brocoli')).cards[0].name).toMatch(/broccoli/i);
+    const pb = await both('peanutbutter');
+    expect(pb.groups[0].name).toMatch(/peanut butter/i);
+    expect(pb.cards.slice(0, 5).every((c) => /peanut butter/.test(c.name))).toBe(true);
+    expect(pb.cards.map((c) => c.id)).toEqual((await both('peanut butter')).cards.map((c) => c.id));
+  });
+
+  it('corrects only words no listing holds, to the vocabulary word within the edit budget', async () => {
+    const corrected = async (q: string) => (await correctSpelling(db.pool, q)).text;
+    expect(await corrected('galic')).toBe('garlic');
+    expect(await corrected('galic bread')).toBe('garlic bread');
+    expect(await corrected('choclate')).toBe('chocolate');
+    expect(await corrected('peanutbutter')).toBe('peanut butter');
+    // Known words, prefixes of known words and stems are left alone; so is what is too far off.
+    for (const q of ['gala', 'garlic', 'milk', 'choc', 'tomatos', 'weetbix', 'cocacola', 'anchor butter', 'xqzvtw', 'mlk 2l']) expect(await corrected(q), q).toBe(q);
+  });
+
+  it('weetbix and weet-bix find Weet-Bix first; cocacola finds Coca-Cola first', async () => {
+    for (const q of ['weetbix', 'weet-bix', 'Weet-Bix', 'weet bix']) {
+      const r = await both(q);
+      expect(r.groups[0].name, q).toMatch(/weet-bix/i);
+      expect(r.cards[0].name, q).toMatch(/weet-bix/i);
+    }
+    for (const q of ['cocacola', 'coca-cola', 'coca cola']) {
+      const r = await both(q);
+      expect(r.groups[0].name, q).toMatch(/coca[- ]cola/i);
+      expect(r.cards[0].name, q).toMatch(/coca[- ]cola/i);
+    }
+  });
+
+  it('correct spellings are kept: gala finds Royal Gala apples first (a whole word before galaxy cheese), choc stays a prefix', async () => {
+    const gala = await both('gala');
+    expect(gala.groups[0].name).toMatch(/royal gala/i);
+    expect(gala.cards[0].name).toMatch(/royal gala/i);
+    expect(await kinds([gala.cards[0].id])).toEqual(['apples']);
+    const choc = await both('choc');
+    expect(choc.cards.slice(0, 5).every((c) => /\bchoc/.test(c.name))).toBe(true);
   });
 });

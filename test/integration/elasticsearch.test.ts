@@ -31,7 +31,7 @@ import {
   synonymRules,
   type ListingDocument,
 } from '../../src/search/elasticsearch/mapping.js';
-import { buildSearchRequest, EXACT_BOOST, KIND_BOOST, labelMatchesPrefix } from '../../src/search/elasticsearch/query.js';
+import { buildSearchRequest, EXACT_BOOST, KIND_BOOST, KIND_TYPO_BOOST, labelMatchesPrefix } from '../../src/search/elasticsearch/query.js';
 import { SYNONYM_GROUPS } from '../../src/search/synonyms.js';
 import { Unavailable } from '../../src/errors.js';
 import { ReindexError, reindexListings } from '../../workers/search/reindex.js';
@@ -581,7 +581,43 @@ describe('search backend requests and parsing (fake Elasticsearch)', () => {
     expect(body.query.bool.should).toEqual([
       { term: { available: { value: true, boost: 0.5 } } },
       { match: { kind_label: { query: 'weetbx', operator: 'or', boost: KIND_BOOST } } },
+      { match: { kind_label: { query: 'weetbx', analyzer: 'nz_plain', fuzziness: 'AUTO', prefix_length: 1, max_expansions: 50, operator: 'or', boost: KIND_TYPO_BOOST } } },
     ]);
+  });
+
+  // Faked: Elasticsearch's analysis and scoring (the fake cluster answers search.json whatever the
+  // query). Checked: that the request carries the typo and run-together clauses the embedded
+  // backend's spelling correction mirrors (src/search/spelling.ts; issue 31 item 2), and that the
+  // mapping indexes what they search. Their effect on a ranking is checked only against a real
+  // server (the last block, ELASTICSEARCH_URL).
+  it('carries typo tolerance and run-together words in the request: galic, cocacola (issue 31 item 2)', async () => {
+    await backend.searchListings({ text: 'galic', retailerId: null, limit: 10 });
+    await backend.searchListings({ text: 'cocacola', retailerId: null, limit: 10 });
+    const [galic, cocacola] = cluster.requests.map((r) => r.body);
+    const should = (b: Json) => b.query.bool.must[0].bool.should as Json[];
+    // One edit up to five letters, two from six, first letter fixed: galic → garlic (not gala, two edits away).
+    expect(should(galic)).toContainEqual({
+      match: { name: { query: 'galic', analyzer: 'nz_plain', fuzziness: 'AUTO', prefix_length: 1, max_expansions: 50, operator: 'and', boost: 1 } },
+    });
+    // The kind a misspelt query names ranks up too (Garlic), below a kind named exactly.
+    expect(galic.query.bool.should).toContainEqual({
+      match: { kind_label: { query: 'galic', analyzer: 'nz_plain', fuzziness: 'AUTO', prefix_length: 1, max_expansions: 50, operator: 'or', boost: KIND_TYPO_BOOST } },
+    });
+    expect(KIND_TYPO_BOOST).toBeLessThan(KIND_BOOST);
+    // The words run together meet the name's adjacent pairs ("coca cola" is indexed as coca, cocacola, cola).
+    expect(should(cocacola)).toContainEqual({
+      match: { 'name.compound': { query: 'cocacola', analyzer: 'nz_plain', fuzziness: 'AUTO', prefix_length: 1, max_expansions: 50, operator: 'and', boost: 2 } },
+    });
+    const analysis = listingIndexBody({ synonyms: SYNONYM_GROUPS }).settings.analysis as Json;
+    const name = (listingIndexBody({ synonyms: SYNONYM_GROUPS }).mappings as Json).properties.name;
+    expect(name.fields.compound).toEqual({ type: 'text', analyzer: 'nz_compound_index', search_analyzer: 'nz_plain' });
+    expect(analysis.analyzer.nz_compound_index).toEqual({
+      type: 'custom',
+      char_filter: ['nz_compact'],
+      tokenizer: 'standard',
+      filter: ['lowercase', 'asciifolding', 'nz_compound_pairs'],
+    });
+    expect(analysis.filter.nz_compound_pairs).toEqual({ type: 'shingle', min_shingle_size: 2, max_shingle_size: 2, output_unigrams: true, token_separator: '' });
   });
 
   it('matches earlier words whole and the last word as a prefix; no retailer filter when none is given', async () => {
@@ -727,6 +763,9 @@ describe.skipIf(!process.env.ELASTICSEARCH_URL)('against a real Elasticsearch se
   it('tolerates typos', async () => {
     expect(await search('spagetti')).toContain(id('paknsave:5205300-EA-000'));
     expect(await search('brocoli')).toContain(id('woolworths:281082'));
+    // Issue 31 item 2: a missing letter finds what the right spelling finds first.
+    const garlic = await search('garlic');
+    expect((await search('galic')).slice(0, 3)).toContain(garlic[0]);
   });
 
   it('makes apostrophes and hyphens meet ("wattie\'s" / "watties", "par-baked" / "parbaked" / "par baked")', async () => {

@@ -5,7 +5,8 @@
  * `recent_listing` (each chain's {@link RECENT_PER_CHAIN} most recently seen listings), and (issue 19
  * item 5) `suggest_listing` (every listing without a product, ranked in suggestion order, with its
  * normalised name), `suggest_word` (each word start of their search_name as a key) and
- * `suggest_name` (their normalised names as keys), written in
+ * `suggest_name` (their normalised names as keys), and (issue 31) `search_word`, the vocabulary of
+ * search's spelling correction (src/search/spelling.ts), written in
  * the transaction the orchestrator (workers/views/run.ts) opened.
  *
  * **Exactness.** The rows are what the live queries of src/search/embedded.ts (categories, brands,
@@ -19,6 +20,7 @@ import type pg from 'pg';
 import { latestNationalSpanJoin, listingLastSeenSql } from '../../src/services/span-sql.js';
 import { RECENT_PER_CHAIN } from '../../src/services/search.js';
 import { kindTermsSql, NAME_KEY_CHARS, WORD_KEY_CHARS } from '../../src/search/embedded.js';
+import { buildSearchWords } from '../../src/search/spelling.js';
 
 /**
  * Listings kept per chain in `recent_listing` (src/services/search.ts RECENT_PER_CHAIN): the most
@@ -38,6 +40,8 @@ export interface SuggestReport {
   listings: number;
   /** Rows of `suggest_word` (distinct word-start keys per listing). */
   words: number;
+  /** Entries of `search_word`, the vocabulary of spelling correction (src/search/spelling.ts buildSearchWords). */
+  vocabulary: number;
   seconds: number;
 }
 
@@ -56,7 +60,7 @@ export async function markSuggestCurrent(client: pg.PoolClient): Promise<void> {
 }
 
 /**
- * Rebuilds `suggest_term`, `recent_listing`, `suggest_listing`, `suggest_word` and `suggest_name` (module comment) in the caller's transaction.
+ * Rebuilds `suggest_term`, `recent_listing`, `suggest_listing`, `suggest_word`, `suggest_name` and `search_word` (module comment) in the caller's transaction.
  * @throws the database's errors.
  */
 export async function buildSuggestViews(client: pg.PoolClient): Promise<SuggestReport> {
@@ -124,6 +128,10 @@ export async function buildSuggestViews(client: pg.PoolClient): Promise<SuggestR
     [WORD_KEY_CHARS],
   );
   await client.query('ANALYZE suggest_term, recent_listing, suggest_listing, suggest_word, suggest_name');
+  // The search vocabulary of spelling correction (src/search/spelling.ts). Unlike the rows above it
+  // is read whether current or not: it only offers replacements for words no listing holds (a live
+  // test), so a stale vocabulary can miss a correction but never hide a listing.
+  const vocabulary = await buildSearchWords(client);
   return {
     categories: cats.rowCount ?? 0,
     kinds: kinds.rowCount ?? 0,
@@ -131,6 +139,7 @@ export async function buildSuggestViews(client: pg.PoolClient): Promise<SuggestR
     recent: recent.rowCount ?? 0,
     listings: listings.rowCount ?? 0,
     words: words.rowCount ?? 0,
+    vocabulary,
     seconds: (performance.now() - t0) / 1000,
   };
 }

@@ -20,7 +20,11 @@
  * - Subfields: `name.exact` (keyword through the `nz_exact` normalizer: lowercase, folded,
  *   compact, single spaces) for exact-name boosting; `name.prefix` (edge n-grams 1..20 of every
  *   index token) for type-ahead and last-word prefixes; `name.stem` (English Porter stemming on
- *   both sides, synonyms at search time) so `apples` meets `apple`.
+ *   both sides, synonyms at search time) so `apples` meets `apple`; `name.compound` (issue 31:
+ *   the compact form's words and every pair of adjacent words run together, `coca cola` →
+ *   `coca`, `cocacola`, `cola`) so a query that runs a name's words together (`cocacola`,
+ *   `peanutbutter`) meets them, as the embedded backend's vocabulary of pairs does
+ *   (src/search/spelling.ts).
  */
 import type { estypes } from '@elastic/elasticsearch';
 import { normalizeSearchText } from '../synonyms.js';
@@ -39,6 +43,8 @@ export const ANALYZERS = {
   stemIndex: 'nz_stem_index',
   /** Search-time English stemming after synonyms (`name.stem`). */
   stemSearch: 'nz_stem_search',
+  /** Index-time words and adjacent pairs run together (`name.compound`); searched with `nz_plain`. */
+  compoundIndex: 'nz_compound_index',
 } as const;
 
 /** Normalizer of `name.exact`. */
@@ -160,6 +166,8 @@ export function listingIndexBody(opts: IndexBodyOptions): { settings: estypes.In
         ...(rules.length > 0 ? { nz_synonyms: { type: 'synonym_graph' as const, synonyms: rules, expand: true, lenient: true } } : {}),
         nz_prefix_grams: { type: 'edge_ngram', min_gram: PREFIX_GRAMS.min, max_gram: PREFIX_GRAMS.max, preserve_original: true },
         nz_english_stem: { type: 'stemmer', language: 'english' },
+        // Each word and each pair of adjacent words run together (`coca cola` → coca, cocacola, cola).
+        nz_compound_pairs: { type: 'shingle', min_shingle_size: 2, max_shingle_size: 2, output_unigrams: true, token_separator: '' },
         nz_exact_compact: { type: 'pattern_replace', pattern: COMPACT, replacement: '', all: true },
         nz_exact_space: { type: 'pattern_replace', pattern: '\\s+', replacement: ' ', all: true },
       },
@@ -194,6 +202,12 @@ export function listingIndexBody(opts: IndexBodyOptions): { settings: estypes.In
           tokenizer: 'whitespace',
           filter: ['nz_word_parts', 'lowercase', 'asciifolding', 'nz_english_stem', 'flatten_graph'],
         },
+        [ANALYZERS.compoundIndex]: {
+          type: 'custom',
+          char_filter: ['nz_compact'],
+          tokenizer: 'standard',
+          filter: ['lowercase', 'asciifolding', 'nz_compound_pairs'],
+        },
         [ANALYZERS.stemSearch]: {
           type: 'custom',
           char_filter: ['nz_compact'],
@@ -224,6 +238,7 @@ export function listingIndexBody(opts: IndexBodyOptions): { settings: estypes.In
           exact: { type: 'keyword', normalizer: EXACT_NORMALIZER, ignore_above: 512 },
           prefix,
           stem: { type: 'text', analyzer: ANALYZERS.stemIndex, search_analyzer: ANALYZERS.stemSearch },
+          compound: { type: 'text', analyzer: ANALYZERS.compoundIndex, search_analyzer: ANALYZERS.plain },
         },
       }),
       brand: text({ fields: { keyword: { type: 'keyword', ignore_above: 256 }, prefix } }),

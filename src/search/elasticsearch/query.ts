@@ -10,7 +10,12 @@
  * 2. the phrase in the name (synonym-aware, slop 1 for catenated word parts);
  * 3. every word somewhere in name (×3), brand (×1.5), category path (×1) or size (×0.5), as one
  *    blended field (`cross_fields`, synonym-aware);
- * 4. typo tolerance: every word in the name within `fuzziness: AUTO` (first letter fixed);
+ * 4. typo tolerance: every word in the name within `fuzziness: AUTO` (first letter fixed: one
+ *    edit up to five letters, two from six, as the embedded backend's spelling correction,
+ *    src/search/spelling.ts: "galic" → garlic);
+ * 4b. run-together words: every word of the query among the name's words and its adjacent pairs
+ *    run together (`name.compound`: "cocacola" → Coca Cola, "peanutbutter" → peanut butter), also
+ *    within `fuzziness: AUTO`;
  * 5. English stems in the name (synonym-aware);
  * 6. prefix on the last word (`name.prefix` edge n-grams), the other words whole;
  * 7. barcode digits (6 to 14) equal to the GTIN;
@@ -20,7 +25,9 @@
  * 9. kind prior: the words of the listing's kind label (src/domain/kinds.ts) in the query
  *    ("bananas" → the Bananas kind before banana-flavoured baby food), an optional should-clause
  *    (the embedded backend ranks candidates whose whole kind label the query, a synonym phrasing
- *    or, for a typo, a trigram-similar query names; here the clause is neither fuzzy nor a subset test);
+ *    or, for a typo, a trigram-similar query names; here the clause is not a subset test), and a
+ *    weaker twin within `fuzziness: AUTO` for a misspelt kind ("galic" → the Garlic kind, which
+ *    the embedded backend reaches by correcting the word);
  * plus a small boost for available listings, `retailer_id` as a filter, ties broken by id.
  */
 import type { estypes } from '@elastic/elasticsearch';
@@ -36,6 +43,12 @@ export const EXACT_BOOST = 10_000;
 
 /** Boost of the kind prior (a should-clause: it ranks, never admits, a listing). */
 export const KIND_BOOST = 3;
+
+/** Boost of the kind prior's typo-tolerant twin (below {@link KIND_BOOST}: a kind named exactly ranks up more). */
+export const KIND_TYPO_BOOST = 2;
+
+/** Fuzzy matching of the typo clauses: Elasticsearch's AUTO edit distance, first letter fixed, at most 50 terms per word. */
+export const FUZZY = { fuzziness: 'AUTO', prefix_length: 1, max_expansions: 50 } as const;
 
 /**
  * Boost of a listing of the kind the query is (src/search/kind-query.ts kindsNamedBy: "milk" is
@@ -74,9 +87,10 @@ function textClauses(text: string): Query[] {
     },
     {
       match: {
-        name: { query: text, analyzer: ANALYZERS.plain, fuzziness: 'AUTO', prefix_length: 1, max_expansions: 50, operator: 'and', boost: 1 },
+        name: { query: text, analyzer: ANALYZERS.plain, ...FUZZY, operator: 'and', boost: 1 },
       },
     },
+    { match: { 'name.compound': { query: text, analyzer: ANALYZERS.plain, ...FUZZY, operator: 'and', boost: 2 } } },
     { match: { 'name.stem': { query: text, operator: 'and', boost: 1 } } },
     {
       bool: {
@@ -110,6 +124,7 @@ export function buildSearchRequest(index: string, query: TextQuery): estypes.Sea
         should: [
           { term: { available: { value: true, boost: 0.5 } } },
           { match: { kind_label: { query: text, operator: 'or', boost: KIND_BOOST } } },
+          { match: { kind_label: { query: text, analyzer: ANALYZERS.plain, ...FUZZY, operator: 'or', boost: KIND_TYPO_BOOST } } },
           ...kindsNamedBy(text).map((label): Query => ({ constant_score: { filter: { term: { 'kind_label.keyword': label } }, boost: KIND_NAMED_BOOST } })),
         ],
         filter: query.retailerId === null ? [] : [{ term: { retailer_id: query.retailerId } }],
