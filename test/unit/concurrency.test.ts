@@ -11,7 +11,7 @@ import { concurrencyOptions, createConcurrencyLimiter, FAMILIES, overloaded, typ
 import type { Outcome } from '../../facades/execute.js';
 import type { AnyOperation } from '../../facades/operation.js';
 import { operations } from '../../facades/operations.js';
-import { loadEnv } from '../../src/env.js';
+import { loadEnv, TEST_CONCURRENCY_WAIT_MS } from '../../src/env.js';
 
 /** A task that runs until the test lets it go. */
 function held<T = string>(value: T) {
@@ -196,5 +196,11 @@ describe('configuration', () => {
     expect(concurrencyOptions(loadEnv({ CONCURRENCY_LIMITS: 'off' }))).toBeNull();
     expect(() => loadEnv({ CONCURRENCY_SEARCH: '0' })).toThrow(/CONCURRENCY_SEARCH/);
     expect(createConcurrencyLimiter(concurrencyOptions(loadEnv({ CONCURRENCY_WAIT_MS: '250' }))!).retryAfterSeconds).toBe(1);
+  });
+  it('under NODE_ENV=test the wait bound defaults to TEST_CONCURRENCY_WAIT_MS (a busy test machine queues); a given bound wins', () => {
+    expect(TEST_CONCURRENCY_WAIT_MS).toBe(30_000);
+    expect(loadEnv({ NODE_ENV: 'test' }).CONCURRENCY_WAIT_MS).toBe(30_000);
+    expect(loadEnv({ NODE_ENV: 'test', CONCURRENCY_WAIT_MS: '50' }).CONCURRENCY_WAIT_MS).toBe(50);
+    expect(loadEnv({ NODE_ENV: 'production' }).CONCURRENCY_WAIT_MS).toBe(1_000);
   });
 });
