@@ -8,7 +8,8 @@
  *    table out of PostgreSQL with `COPY (SELECT …) TO STDOUT (FORMAT csv, HEADER true)` through gzip
  *    into `<table>.csv.gz` in a fresh staging folder: memory stays flat at any size. `price_spans`
  *    is read in listing-id ranges (one COPY each, same bytes; issue 19), so PostgreSQL never sorts
- *    every span at once.
+ *    every span at once, by {@link DEFAULT_EXPORT_READERS} connections at once sharing the
+ *    snapshot (pg_export_snapshot; issue 31), each range one gzip member ({@link writeTableCsv}).
  * 3. Convert each CSV to `<table>.parquet` with DuckDB, explicit column types; the Parquet row count
  *    must equal COPY's row count.
  * 4. Write README.md, LICENSE and manifest.json (sizes, rows, SHA-256 of every data file), rename
@@ -88,6 +89,11 @@ export interface ExportOptions {
   /** DuckDB worker threads (default 2). */
   duckdbThreads?: number;
   /**
+   * Connections reading a chunked table's listing-id ranges at once, all in the export's one
+   * snapshot (default {@link DEFAULT_EXPORT_READERS}; 1 reads on the locked connection alone).
+   */
+  readers?: number;
+  /**
    * Called after each data file is written, before publishing; throwing aborts the run (tests use
    * it to simulate a failure half-way).
    */
@@ -127,44 +133,177 @@ async function listingRanges(client: pg.PoolClient, chunk: number): Promise<IdRa
 }
 
 /**
- * Streams the CSV of `table` (header row included) from PostgreSQL through gzip into `file`. A
- * table with a `chunkBy` column is read by listing-id ranges ({@link listingRanges}), one COPY each
- * (the header from the first), so PostgreSQL sorts one range at a time; the bytes are the same as
- * one COPY of the whole table (the ranges follow the table's order).
+ * Streams the CSV of `table` (header row included) out of PostgreSQL to `write`, chunk by chunk as
+ * COPY sends them (`write` is awaited: backpressure). A table with a `chunkBy` column is read by
+ * listing-id ranges ({@link listingRanges}), one COPY each (the header from the first), so
+ * PostgreSQL sorts one range at a time; the bytes are the same as one COPY of the whole table (the
+ * ranges follow the table's order). Run inside the export's snapshot transaction.
  * @returns COPY's row count (data rows, the header not counted).
  */
-async function copyTableCsv(client: pg.PoolClient, table: ExportTable, file: string, bar: Progress | null, chunkListings: number): Promise<number> {
+export async function streamTableCsv(
+  client: pg.PoolClient,
+  table: ExportTable,
+  write: (chunk: Buffer) => void | Promise<void>,
+  chunkListings = DEFAULT_CHUNK_LISTINGS,
+): Promise<number> {
   const source = TABLE_SOURCES[table.name];
   const ranges: (IdRange | null)[] = source?.chunkBy ? await listingRanges(client, chunkListings) : [null];
-  const gzip = zlib.createGzip({ level: 6 });
-  const out = fs.createWriteStream(file);
-  const done = pipeline(gzip, out);
-  done.catch(() => {}); // awaited below; an early failure surfaces through the writes too
   let rows = 0;
-  let seen = -1; // the header line
+  for (let i = 0; i < ranges.length; i++) {
+    const header = i === 0;
+    const copy = client.query(copyTo(`COPY (${exportSelect(table, source, ranges[i])}) TO STDOUT WITH (FORMAT csv, HEADER ${header}, ENCODING 'UTF8')`));
+    for await (const chunk of copy as AsyncIterable<Buffer>) await write(chunk);
+    rows += copy.rowCount;
+  }
+  return rows;
+}
+
+/** Connections that read a chunked table's ranges at once, by default: PostgreSQL sorts each range in one backend, so two use two cores. */
+export const DEFAULT_EXPORT_READERS = 2;
+
+/**
+ * SQL settings of every export transaction: the CSV text of numbers, days and times; and no
+ * parallel workers inside a query, since the export's own readers ({@link DEFAULT_EXPORT_READERS})
+ * already use the cores (measured at 1M SYNTHETIC store spans: the listing-by-listing SELECT ran
+ * slower with two parallel workers than without).
+ */
+export const EXPORT_SETTINGS =
+  "SET LOCAL extra_float_digits = 1; SET LOCAL DateStyle = 'ISO, YMD'; SET LOCAL TimeZone = 'UTC'; SET LOCAL max_parallel_workers_per_gather = 0";
+
+/** A range's CSV compressed as one gzip member, and COPY's row count. */
+interface Member {
+  parts: Buffer[];
+  rows: number;
+}
+
+/**
+ * One listing-id range (or the whole table, `range` null) of `table` as one gzip member: COPY's
+ * chunks through zlib's gzip (compressed in libuv's thread pool) into memory.
+ */
+async function gzipMember(client: pg.PoolClient, table: ExportTable, range: IdRange | null, header: boolean, bar: Progress | null): Promise<Member> {
+  const gzip = zlib.createGzip({ level: 6 });
+  const parts: Buffer[] = [];
+  gzip.on('data', (b: Buffer) => parts.push(b));
+  const ended = once(gzip, 'end');
+  ended.catch(() => {}); // awaited below; an early failure surfaces through the writes too
+  let skip = header ? 1 : 0; // the header line is not a row
   try {
-    for (let i = 0; i < ranges.length; i++) {
-      const header = i === 0;
-      const copy = client.query(copyTo(`COPY (${exportSelect(table, source, ranges[i])}) TO STDOUT WITH (FORMAT csv, HEADER ${header}, ENCODING 'UTF8')`));
-      for await (const chunk of copy as AsyncIterable<Buffer>) {
-        if (bar) {
-          let n = 0;
-          for (let k = chunk.indexOf(10); k !== -1; k = chunk.indexOf(10, k + 1)) n++;
-          const inc = seen < 0 ? n - 1 : n;
-          seen += n;
-          if (inc > 0) bar.increment(inc);
-        }
-        if (!gzip.write(chunk)) await once(gzip, 'drain');
+    const copy = client.query(
+      copyTo(`COPY (${exportSelect(table, TABLE_SOURCES[table.name], range)}) TO STDOUT WITH (FORMAT csv, HEADER ${header}, ENCODING 'UTF8')`),
+    );
+    for await (const chunk of copy as AsyncIterable<Buffer>) {
+      if (bar) {
+        let n = 0;
+        for (let k = chunk.indexOf(10); k !== -1; k = chunk.indexOf(10, k + 1)) n++;
+        const inc = n - Math.min(skip, n);
+        skip -= n - inc;
+        if (inc > 0) bar.increment(inc);
       }
-      rows += copy.rowCount;
+      if (!gzip.write(chunk)) await once(gzip, 'drain');
     }
     gzip.end();
-    await done;
+    await ended;
+    return { parts, rows: copy.rowCount };
   } catch (e) {
     gzip.destroy();
     throw e;
   }
-  return rows;
+}
+
+/**
+ * Writes `<table>.csv.gz`: the table's CSV (header row included) as a series of gzip members, one
+ * per listing-id range of a chunked table ({@link listingRanges}; one member for the others).
+ * RFC 1952 §2.2 makes a gzip file a series of members: gunzip, zlib, Python and DuckDB read them
+ * as one stream, and the decompressed bytes are those of one COPY of the whole table (the ranges
+ * follow the table's order; the header comes from the first).
+ *
+ * The ranges are read by `readers` connections at once (PostgreSQL sorts each range in its own
+ * backend), each compressed as it streams; members are written in range order, and a new range
+ * starts only once the oldest in flight is written, so at most `readers` compressed ranges are in
+ * memory.
+ * @returns COPY's row count (data rows, the header not counted).
+ */
+async function writeTableCsv(readers: readonly pg.PoolClient[], table: ExportTable, file: string, bar: Progress | null, chunkListings: number): Promise<number> {
+  const ranges: (IdRange | null)[] = TABLE_SOURCES[table.name]?.chunkBy ? await listingRanges(readers[0], chunkListings) : [null];
+  const out = fs.createWriteStream(file);
+  const closed = once(out, 'close');
+  closed.catch(() => {});
+  const free = [...readers];
+  const inFlight: { client: pg.PoolClient; member: Promise<Member> }[] = [];
+  let rows = 0;
+  const writeOldest = async () => {
+    const { client, member } = inFlight.shift()!;
+    const { parts, rows: n } = await member;
+    free.push(client);
+    for (const part of parts) if (!out.write(part)) await once(out, 'drain');
+    rows += n;
+  };
+  try {
+    for (let i = 0; i < ranges.length; i++) {
+      if (!free.length) await writeOldest();
+      const client = free.shift()!; // the export's own connection first: a one-range table reads on it alone
+      const member = gzipMember(client, table, ranges[i], i === 0, bar);
+      member.catch(() => {}); // awaited in order by writeOldest
+      inFlight.push({ client, member });
+    }
+    while (inFlight.length) await writeOldest();
+    out.end();
+    await closed;
+    return rows;
+  } catch (e) {
+    // Let the other ranges settle before their connections are dropped by the caller.
+    await Promise.allSettled(inFlight.map((f) => f.member));
+    out.destroy();
+    throw e;
+  }
+}
+
+/**
+ * Opens `n` more connections reading in the snapshot `snapshot` (pg_export_snapshot() of the
+ * export's transaction, which stays open): each a REPEATABLE READ READ ONLY transaction with the
+ * export's settings. On failure the ones opened are dropped and the error thrown.
+ */
+async function openReaders(pool: pg.Pool, snapshot: string, n: number): Promise<pg.PoolClient[]> {
+  if (!/^[0-9A-F-]+$/i.test(snapshot)) throw new Error(`unexpected snapshot id ${JSON.stringify(snapshot)}`);
+  const readers: pg.PoolClient[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const c = await pool.connect();
+      // A connection lost between queries is reported as an 'error' event; the next query fails.
+      c.on('error', ignoreReaderError);
+      readers.push(c);
+      await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await c.query(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
+      await c.query(EXPORT_SETTINGS);
+    }
+    return readers;
+  } catch (e) {
+    for (const c of readers) {
+      c.off('error', ignoreReaderError);
+      c.release(true);
+    }
+    throw e;
+  }
+}
+
+/** 'error' listener of an extra reader: without one a lost connection would crash the worker; its query fails instead. */
+function ignoreReaderError(): void {}
+
+/** Ends the extra readers' transactions and returns them to the pool (dropped when `broken`). */
+async function closeReaders(readers: pg.PoolClient[], broken: boolean): Promise<void> {
+  for (const c of readers) {
+    c.off('error', ignoreReaderError);
+    if (broken) {
+      c.release(true);
+      continue;
+    }
+    try {
+      await c.query('COMMIT');
+      c.release();
+    } catch {
+      c.release(true);
+    }
+  }
 }
 
 /**
@@ -203,6 +342,7 @@ export async function runExport(pool: pg.Pool, options: ExportOptions): Promise<
   let staging: string | null = null;
   let duck: DuckDb | null = null;
   let bar: Progress | null = null;
+  let extraReaders: pg.PoolClient[] = [];
   try {
     if (!(await lockSession(client, 'export', 'try'))) throw new ExportLockedError();
     locked = true;
@@ -213,7 +353,7 @@ export async function runExport(pool: pg.Pool, options: ExportOptions): Promise<
     // One snapshot for every table.
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     inTransaction = true;
-    await client.query("SET LOCAL extra_float_digits = 1; SET LOCAL DateStyle = 'ISO, YMD'; SET LOCAL TimeZone = 'UTC'");
+    await client.query(EXPORT_SETTINGS);
     const meta = await client.query<{ day: string | null; retailers: string[] }>(
       `SELECT greatest((SELECT max(last_national_day) FROM retailer), (SELECT max(last_day) FROM store))::text AS day,
          ARRAY(SELECT r.name FROM retailer r
@@ -231,16 +371,21 @@ export async function runExport(pool: pg.Pool, options: ExportOptions): Promise<
 
     const rows = {} as Record<ExportTable['name'], number>;
     const t0 = performance.now();
+    // More readers in the same snapshot: the transaction above exports it and stays open.
+    const snapshot = (await client.query<{ id: string }>('SELECT pg_export_snapshot() AS id')).rows[0].id;
+    extraReaders = await openReaders(pool, snapshot, Math.max(1, options.readers ?? DEFAULT_EXPORT_READERS) - 1);
     for (const table of EXPORT_TABLES) {
       const file = path.join(staging, `${table.name}.csv.gz`);
       try {
-        rows[table.name] = await copyTableCsv(client, table, file, bar, options.chunkListings ?? DEFAULT_CHUNK_LISTINGS);
+        rows[table.name] = await writeTableCsv([client, ...extraReaders], table, file, bar, options.chunkListings ?? DEFAULT_CHUNK_LISTINGS);
       } catch (e) {
         connectionBroken = true; // a COPY interrupted half-way leaves the connection unusable
         throw e;
       }
       await options.onFile?.({ table: table.name, format: 'csv.gz', path: file, rows: rows[table.name] });
     }
+    await closeReaders(extraReaders, false);
+    extraReaders = [];
     await client.query('COMMIT');
     inTransaction = false;
     bar?.stop();
@@ -299,6 +444,7 @@ export async function runExport(pool: pg.Pool, options: ExportOptions): Promise<
       // already failing; the original error matters
     }
     if (staging) await discardStaging(staging).catch(() => {});
+    await closeReaders(extraReaders, connectionBroken);
     client.off('error', onClientError);
     await releaseClient(client, { locked, inTransaction, broken: connectionBroken });
   }
