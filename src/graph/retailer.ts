@@ -74,7 +74,7 @@ builder.prismaObject('Retailer', {
     name: t.exposeString('name'),
     nationalOnly: t.exposeBoolean('nationalOnly', { description: 'Prices are national only (no store panel).' }),
     website: t.exposeString('website', { nullable: true }),
-    listingCount: t.relationCount('listings', { description: 'Catalogue size (listings ever seen).' }),
+    listingCount: t.exposeInt('listingCount', { description: 'Catalogue size (listings ever seen).' }),
     storeCount: t.relationCount('stores', { where: { active: true }, description: 'Active stores in the price panel.' }),
     stores: t.relatedConnection('stores', {
       description: `Active stores in the price panel, by name then id. ${pageArgs}`,
@@ -122,6 +122,6 @@ builder.queryField('retailers', (t) =>
     type: ['Retailer'],
     description: 'Every chain, largest catalogue first.',
     resolve: (query, _root, _args, ctx) =>
-      ctx.prisma.retailer.findMany({ ...query, orderBy: [{ listings: { _count: 'desc' } }, { slug: 'asc' }] }),
+      ctx.prisma.retailer.findMany({ ...query, orderBy: [{ listingCount: 'desc' }, { slug: 'asc' }] }),
   }),
 );

@@ -23,11 +23,12 @@ import { groupRows } from './prices.js';
 export const LEVEL_WINDOW = { min: 7, max: 3650, default: 365 } as const;
 
 /**
- * The list_retailers order of chains in SQL: most listings first, then slug (the `retailers` root
- * field's Prisma order). `r` is the alias of the `retailer` row.
+ * The list_retailers order of chains in SQL: most listings first (`retailer.listing_count`, kept
+ * by triggers on listing), then slug (the `retailers` root field's Prisma order). `r` is the alias
+ * of the `retailer` row.
  */
 export function retailerOrderSql(r: string): string {
-  return `(SELECT count(*) FROM listing l WHERE l.retailer_id = ${r}.id) DESC, ${r}.slug`;
+  return `${r}.listing_count DESC, ${r}.slug`;
 }
 
 /** A chain's level on one day (api-spec Compare headline / group levels; LevelSeries entries). */
