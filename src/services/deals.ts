@@ -45,7 +45,8 @@ export interface DealFeed {
 
 /**
  * list_deals: one page of current deals of `kind`, biggest saving first (saving_pct, then saving,
- * then listing id), with the true total of the filtered feed. One statement (two with `retailer`).
+ * then listing id), with the true total of the filtered feed. One statement (two with `retailer`);
+ * without `q` the listing table is not read.
  * @throws BadRequest for an unknown kind, `q` over 100 characters, `limit` outside 1..96, or an
  *   unknown retailer slug.
  */
@@ -58,14 +59,25 @@ export async function dealFeed(pool: pg.Pool, args: DealFeedArgs): Promise<DealF
     throw new BadRequest(`Invalid parameter "limit": must be an integer from ${DEAL_LIMIT.min} to ${DEAL_LIMIT.max}`);
   }
   const retailerId = args.retailer ? await retailerIdBySlug(pool, args.retailer) : null;
+  if (q === null) {
+    // Without a name filter the listing table is not needed: the count is an index-only scan of
+    // deal_retailer_idx / deal_pkey and the page a top-N read along deal_rank_idx (issue 31: the
+    // window count over every deal of the kind took 98 ms at 15,000 SYNTHETIC specials).
+    const { rows } = await pool.query<{ total: number; ids: number[] }>(
+      `SELECT (SELECT count(*)::int FROM deal d WHERE d.kind = $1 AND ($2::int IS NULL OR d.retailer_id = $2)) AS total,
+         ARRAY(SELECT d.listing_id FROM deal d WHERE d.kind = $1 AND ($2::int IS NULL OR d.retailer_id = $2)
+               ORDER BY d.saving_pct DESC, d.saving DESC, d.listing_id LIMIT $3) AS ids`,
+      [kind, retailerId, limit],
+    );
+    return { kind, total: rows[0].total, listingIds: rows[0].ids };
+  }
   const { rows } = await pool.query<{ listing_id: number; total: number }>(
     `SELECT d.listing_id, count(*) OVER ()::int AS total
      FROM deal d JOIN listing l ON l.id = d.listing_id
-     WHERE d.kind = $1 AND ($2::int IS NULL OR d.retailer_id = $2)
-       AND ($3::text IS NULL OR ${nameOrBrandSql('l', '$3')})
+     WHERE d.kind = $1 AND ($2::int IS NULL OR d.retailer_id = $2) AND ${nameOrBrandSql('l', '$3')}
      ORDER BY d.saving_pct DESC, d.saving DESC, d.listing_id
      LIMIT $4`,
-    [kind, retailerId, q === null ? null : substringPattern(q), limit],
+    [kind, retailerId, substringPattern(q), limit],
   );
   return { kind, total: rows[0]?.total ?? 0, listingIds: rows.map((r) => r.listing_id) };
 }
