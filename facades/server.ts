@@ -237,7 +237,8 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
     origin: '*',
     credentials: false,
     // Let browser scripts read the budget and the entity tag (CORS exposes none of them by default).
-    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Accept-Ranges', 'Content-Range'],
+    // One text, not a list the plugin would join again on every response.
+    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Accept-Ranges', 'Content-Range'].join(', '),
   });
 
   app.addHook('onSend', (_req, reply, payload, done) => {
