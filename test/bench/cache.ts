@@ -9,7 +9,9 @@
  * process of its own (test/bench/cache-server.ts): the API with its response cache, the same API with
  * the cache off (CACHE_MAX_BYTES=0: every request runs GraphQL and SQL), and the bare anchor answering
  * the bytes the API answered. For each URL and server: a warm-up, then BENCH_CACHE_SECONDS (default 5)
- * of load at BENCH_CACHE_CONNECTIONS (default 32) connections. Prints req/s, p50 and p99 latency,
+ * of load at BENCH_CACHE_CONNECTIONS (default 32) connections, bare and cached in turn
+ * BENCH_CACHE_ROUNDS times (default 3; the cache off once), the figures being the rounds' medians
+ * and the ratios the medians of each round's ratio. Prints req/s, p50 and p99 latency,
  * each server's CPU time per request (user + system from /proc, Linux only: steadier than req/s on
  * a shared machine, where the load client competes for the same cores), the ratio cached / bare of
  * req/s (the aim, issue 31 item 5: ≥ 0.6) and of CPU per request (bare / cached), and one JSON
@@ -40,6 +42,7 @@ const { recordResults } = await import('./results.js');
 
 const SECONDS = Number(process.env.BENCH_CACHE_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CACHE_CONNECTIONS ?? 32);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_CACHE_ROUNDS ?? 3));
 const CLIENTS = process.env.BENCH_CACHE_CLIENTS ?? 'distinct';
 if (CLIENTS !== 'distinct' && CLIENTS !== 'one') throw new Error(`BENCH_CACHE_CLIENTS must be distinct or one, not ${CLIENTS}`);
 const children: ChildProcess[] = [];
@@ -107,6 +110,27 @@ async function load(url: string, seconds: number, pid: number): Promise<Figures>
   return { rps: r.requests.average, cpuUs, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
 }
 
+/** The median of `xs` (the mean of the middle two for an even count); null when empty. */
+function median(xs: readonly number[]): number | null {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Every figure of several runs, each the median over the runs (errors summed). */
+function medianFigures(runs: readonly Figures[]): Figures {
+  const cpu = runs.map((r) => r.cpuUs);
+  return {
+    rps: median(runs.map((r) => r.rps))!,
+    cpuUs: cpu.includes(null) ? null : median(cpu as number[]),
+    p50: median(runs.map((r) => r.p50))!,
+    p99: median(runs.map((r) => r.p99))!,
+    non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
+    errors: runs.reduce((a, r) => a + r.errors, 0),
+  };
+}
+
 /** One decimal, null kept. */
 const round1 = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
 
@@ -133,20 +157,35 @@ try {
   }
   const bare = await startChild(['bare', ...files]);
 
-  const rows = [];
-  for (const [i, op] of ops.entries()) {
-    const bytes = fs.statSync(files[i]).size;
-    const run = async (url: string, pid: number) => {
-      await load(url, 1, pid); // warm-up (JIT, connections, the cache's first miss)
-      return load(url, SECONDS, pid);
-    };
-    const out = {
-      bare: await run(`http://127.0.0.1:${bare.port}/${i}`, bare.pid),
-      cached: await run(`http://127.0.0.1:${cached.port}${op.path}`, cached.pid),
-      uncached: await run(`http://127.0.0.1:${uncached.port}${op.path}`, uncached.pid),
-    };
-    rows.push({ op: op.name, bytes, ...out, ratio: out.cached.rps / out.bare.rps, speedup: out.cached.rps / out.uncached.rps });
+  const run = async (url: string, pid: number) => {
+    await load(url, 1, pid); // warm-up (JIT, connections, the cache's first miss)
+    return load(url, SECONDS, pid);
+  };
+  // Rounds of bare then cached for every operation (the cache off once, in the first round): the
+  // medians of the rounds, so that a burst of load from elsewhere on a shared machine weighs less.
+  const rounds = ops.map(() => ({ bare: [] as Figures[], cached: [] as Figures[], uncached: [] as Figures[] }));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, op] of ops.entries()) {
+      rounds[i].bare.push(await run(`http://127.0.0.1:${bare.port}/${i}`, bare.pid));
+      rounds[i].cached.push(await run(`http://127.0.0.1:${cached.port}${op.path}`, cached.pid));
+      if (round === 0) rounds[i].uncached.push(await run(`http://127.0.0.1:${uncached.port}${op.path}`, uncached.pid));
+    }
   }
+  const rows = ops.map((op, i) => {
+    const out = { bare: medianFigures(rounds[i].bare), cached: medianFigures(rounds[i].cached), uncached: medianFigures(rounds[i].uncached) };
+    const ratios = rounds[i].cached.map((c, r) => c.rps / rounds[i].bare[r].rps);
+    const cpuRatios = rounds[i].cached.map((c, r) => (c.cpuUs && rounds[i].bare[r].cpuUs !== null ? rounds[i].bare[r].cpuUs! / c.cpuUs : null));
+    return {
+      op: op.name,
+      bytes: fs.statSync(files[i]).size,
+      ...out,
+      ratio: median(ratios)!,
+      ratios,
+      cpuRatio: cpuRatios.includes(null) ? null : median(cpuRatios as number[]),
+      cpuRatios,
+      speedup: out.cached.rps / out.uncached.rps,
+    };
+  });
 
   const f = (x: Figures) =>
     `${x.rps.toFixed(0).padStart(7)} req/s  p50 ${String(x.p50).padStart(3)} ms  p99 ${String(x.p99).padStart(4)} ms  server CPU ${x.cpuUs === null ? '?' : x.cpuUs.toFixed(1)} µs/req`;
@@ -154,8 +193,9 @@ try {
   for (const r of rows) {
     console.log(`${r.op} (${r.bytes} B)`);
     console.log(`  bare node:http  ${f(r.bare)}`);
-    const cpuRatio = r.bare.cpuUs !== null && r.cached.cpuUs ? ` (CPU per request: bare / cached ${(r.bare.cpuUs / r.cached.cpuUs).toFixed(2)})` : '';
-    console.log(`  cached          ${f(r.cached)}   ratio ${r.ratio.toFixed(2)} × bare${cpuRatio}`);
+    const each = (xs: (number | null)[]) => xs.map((x) => (x === null ? '?' : x.toFixed(2))).join(', ');
+    const cpuRatio = r.cpuRatio !== null ? `; CPU per request bare / cached ${r.cpuRatio.toFixed(2)} (${each(r.cpuRatios)})` : '';
+    console.log(`  cached          ${f(r.cached)}   ratio ${r.ratio.toFixed(2)} × bare (${each(r.ratios)})${cpuRatio}`);
     console.log(`  cache off       ${f(r.uncached)}   cached is ${r.speedup.toFixed(1)} × this`);
     for (const [label, x] of Object.entries({ bare: r.bare, cached: r.cached, uncached: r.uncached })) {
       if (x.non2xx || x.errors) console.log(`  WARNING ${label}: ${x.non2xx} non-2xx, ${x.errors} errors`);
@@ -165,6 +205,7 @@ try {
   await recordResults(CLIENTS === 'distinct' ? 'cache' : 'cache-one-client', {
     connections: CONNECTIONS,
     secondsPerRun: SECONDS,
+    rounds: ROUNDS,
     clientAddresses: CLIENTS === 'distinct' ? 'a distinct X-Forwarded-For per request (TRUST_PROXY=true, contract budget)' : 'one (budget lifted)',
     aim: 'cached/bare ≥ 0.6',
     operations: Object.fromEntries(rows.map((r) => [r.op, {
@@ -173,7 +214,9 @@ try {
       cached: { rps: Math.round(r.cached.rps), p50Ms: r.cached.p50, p99Ms: r.cached.p99, serverCpuUsPerRequest: round1(r.cached.cpuUs) },
       uncached: { rps: Math.round(r.uncached.rps), p50Ms: r.uncached.p50, p99Ms: r.uncached.p99, serverCpuUsPerRequest: round1(r.uncached.cpuUs) },
       cachedVsBare: Math.round(r.ratio * 1000) / 1000,
-      cachedVsBareServerCpu: r.bare.cpuUs !== null && r.cached.cpuUs ? Math.round((r.bare.cpuUs / r.cached.cpuUs) * 1000) / 1000 : null,
+      cachedVsBareRounds: r.ratios.map((x) => Math.round(x * 1000) / 1000),
+      cachedVsBareServerCpu: r.cpuRatio === null ? null : Math.round(r.cpuRatio * 1000) / 1000,
+      cachedVsBareServerCpuRounds: r.cpuRatios.map((x) => (x === null ? null : Math.round(x * 1000) / 1000)),
       cachedVsUncached: Math.round(r.speedup * 10) / 10,
     }])),
   }, db.pool);
