@@ -10,8 +10,9 @@
  *   `one`: the socket address is the client (TRUST_PROXY off) and the budget is raised out of the
  *   way (one client sends every request).
  * - `bare <file>…`: the anchor, a bare `node:http` server answering `GET /<i>` with the bytes of
- *   the i-th file (the very bytes the API answered for the bench's i-th URL), with the API's kind
- *   of headers (JSON type, Cache-Control, CORS, ETag, Vary), keep-alive as Node's default.
+ *   the i-th file (the very bytes the API answered for the bench's i-th URL), with the headers of
+ *   `<file>.headers.json` when there is one (the API's own, as answered), else the API's kind of
+ *   headers (JSON type, Cache-Control, CORS, ETag, Vary), keep-alive as Node's default.
  *
  * Each prints one line `{"port": N}` on stdout once it listens on 127.0.0.1 (a free port), and
  * stops on SIGTERM or when its parent goes away (stdin closes).
@@ -24,22 +25,26 @@ import { announce, exitWithParent, serveApp } from './child-server.js';
 const [mode, ...args] = process.argv.slice(2);
 
 if (mode === 'bare') {
-  const bodies = args.map((f) => fs.readFileSync(f));
+  const few = {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'public, max-age=300',
+    'access-control-allow-origin': '*',
+    etag: '"0123456789012345678901234567"',
+    vary: 'Accept-Encoding',
+  };
+  const answers = args.map((f) => {
+    const body = fs.readFileSync(f);
+    const headers = fs.existsSync(`${f}.headers.json`) ? (JSON.parse(fs.readFileSync(`${f}.headers.json`, 'utf8')) as Record<string, string>) : few;
+    return { body, headers: { ...headers, 'content-length': String(body.length) } };
+  });
   const server = http.createServer((req, res) => {
-    const b = bodies[Number((req.url ?? '/').slice(1))];
-    if (!b) {
+    const a = answers[Number((req.url ?? '/').slice(1))];
+    if (!a) {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': b.length,
-      'cache-control': 'public, max-age=300',
-      'access-control-allow-origin': '*',
-      etag: '"0123456789012345678901234567"',
-      vary: 'Accept-Encoding',
-    });
-    res.end(b);
+    res.writeHead(200, a.headers);
+    res.end(a.body);
   });
   server.keepAliveTimeout = 72_000;
   server.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));

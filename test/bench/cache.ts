@@ -23,6 +23,12 @@
  * client and the budget's bookkeeping is part of the measured path; the bare anchor gets the same
  * request bytes. `one`: every request from 127.0.0.1, the budget lifted (the earlier bench).
  * BENCH_CACHE_PROFILE_DIR: the cached server runs under `node --cpu-prof` and leaves its profile there.
+ *
+ * The anchor's headers (BENCH_CACHE_BARE_HEADERS): `api` (the default) sends the very header set
+ * the API answered the bench's first request with (Cache-Control, CORS, ETag, Last-Modified, Vary,
+ * the four RateLimit headers…, as fixed values), so that the anchor writes the same response bytes
+ * and the ratio measures the work of producing them; `few` sends the six headers of the earlier
+ * anchor (type, length, Cache-Control, Allow-Origin, ETag, Vary).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -44,6 +50,8 @@ const SECONDS = Number(process.env.BENCH_CACHE_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CACHE_CONNECTIONS ?? 32);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_CACHE_ROUNDS ?? 3));
 const CLIENTS = process.env.BENCH_CACHE_CLIENTS ?? 'distinct';
+const BARE_HEADERS = process.env.BENCH_CACHE_BARE_HEADERS ?? 'api';
+if (BARE_HEADERS !== 'api' && BARE_HEADERS !== 'few') throw new Error(`BENCH_CACHE_BARE_HEADERS must be api or few, not ${BARE_HEADERS}`);
 if (CLIENTS !== 'distinct' && CLIENTS !== 'one') throw new Error(`BENCH_CACHE_CLIENTS must be distinct or one, not ${CLIENTS}`);
 const children: ChildProcess[] = [];
 
@@ -135,6 +143,8 @@ function medianFigures(runs: readonly Figures[]): Figures {
 const round1 = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
 
 const db = await createTestDatabase('bench_cache');
+/** The folder of the bytes (and headers) the anchor sends; removed at the end. */
+let dir: string | null = null;
 try {
   await seedRealPrices(db.pool);
   const listing = (await db.pool.query<{ id: number }>("SELECT id FROM listing WHERE external_id = '42246'")).rows[0].id;
@@ -146,13 +156,18 @@ try {
   const cached = await startChild(['app', db.url, String(64 * 1024 * 1024), CLIENTS], PROFILE_DIR);
   const uncached = await startChild(['app', db.url, '0', CLIENTS]);
   // The bytes the API answers, for the anchor to send.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nzgp-bench-cache-'));
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nzgp-bench-cache-'));
   const files: string[] = [];
   for (const [i, op] of ops.entries()) {
     const res = await fetch(`http://127.0.0.1:${cached.port}${op.path}`, { headers: { 'accept-encoding': 'identity' } });
     if (res.status !== 200) throw new Error(`${op.path} answered ${res.status}`);
     const file = path.join(dir, `${i}.json`);
     fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+    if (BARE_HEADERS === 'api') {
+      // The API's response headers as answered (the connection's own and the length aside).
+      const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+      fs.writeFileSync(`${file}.headers.json`, JSON.stringify(Object.fromEntries([...res.headers].filter(([k]) => !skip.has(k)))));
+    }
     files.push(file);
   }
   const bare = await startChild(['bare', ...files]);
@@ -189,7 +204,7 @@ try {
 
   const f = (x: Figures) =>
     `${x.rps.toFixed(0).padStart(7)} req/s  p50 ${String(x.p50).padStart(3)} ms  p99 ${String(x.p99).padStart(4)} ms  server CPU ${x.cpuUs === null ? '?' : x.cpuUs.toFixed(1)} µs/req`;
-  console.log(`\nresponse cache: ${CONNECTIONS} connections, ${SECONDS} s per run, ${CLIENTS === 'distinct' ? 'a distinct client address (X-Forwarded-For) per request' : 'one client address'}, autocannon in the parent, servers in child processes (${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version})`);
+  console.log(`\nresponse cache: ${CONNECTIONS} connections, ${SECONDS} s per run, ${CLIENTS === 'distinct' ? 'a distinct client address (X-Forwarded-For) per request' : 'one client address'}, bare sends ${BARE_HEADERS === 'api' ? "the API's headers" : 'six headers'}, ${ROUNDS} round(s), autocannon in the parent, servers in child processes (${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version})`);
   for (const r of rows) {
     console.log(`${r.op} (${r.bytes} B)`);
     console.log(`  bare node:http  ${f(r.bare)}`);
@@ -206,6 +221,7 @@ try {
     connections: CONNECTIONS,
     secondsPerRun: SECONDS,
     rounds: ROUNDS,
+    bareHeaders: BARE_HEADERS === 'api' ? "the API's own header set, fixed values" : 'six (type, length, Cache-Control, Allow-Origin, ETag, Vary)',
     clientAddresses: CLIENTS === 'distinct' ? 'a distinct X-Forwarded-For per request (TRUST_PROXY=true, contract budget)' : 'one (budget lifted)',
     aim: 'cached/bare ≥ 0.6',
     operations: Object.fromEntries(rows.map((r) => [r.op, {
@@ -224,4 +240,5 @@ try {
   for (const c of children) if (c.exitCode == null) c.kill('SIGTERM');
   await Promise.all(children.map((c) => (c.exitCode == null ? new Promise((r) => c.once('exit', r)) : null)));
   await db.drop();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
 }
