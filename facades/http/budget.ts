@@ -9,6 +9,7 @@
  * each window is one atomic increment (no read-then-write race between instances).
  */
 import net from 'node:net';
+import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 
@@ -146,65 +147,10 @@ export function decide(windows: WindowState[]): BudgetDecision {
 }
 
 /**
- * Clients the memory-only budget remembers at most (see {@link MemoryBudget}): about 150 bytes
- * each with the contract's two windows (IPv4 key, record, Map entry), so some 30 MB at the bound.
+ * Clients the memory-only budget remembers at most (see {@link MemoryBudget}): about 190 bytes
+ * each with the contract's two windows (IPv4 key, record, LRU slot), so some 40 MB at the bound.
  */
 export const DEFAULT_MAX_CLIENTS = 200_000;
-
-/**
- * A map of at most `max` entries that forgets the least recently used ones in bulk (the "hashlru"
- * scheme): two plain Maps, the current generation and the previous one. A key read from the
- * previous generation moves to the current one; when the current one holds `max / 2` keys it
- * becomes the previous one (the older is dropped whole, one object for the collector, no per-key
- * eviction) and a new current one starts. A key survives as long as fewer than `max / 2` other
- * keys were added after its last use, and at most `max` are held. Chosen over an exact LRU
- * (lru-cache) for the per-request cost: a new client costs two Map operations and no linked-list
- * bookkeeping (the budget's hot path with a new address per request).
- */
-class Generations<V> {
-  private current = new Map<string, V>();
-  private previous = new Map<string, V>();
-  private readonly half: number;
-
-  constructor(max: number) {
-    this.half = Math.max(1, Math.floor(max / 2));
-  }
-
-  /** The value of `key`, now counted as recently used; undefined when not held. */
-  get(key: string): V | undefined {
-    const v = this.current.get(key);
-    if (v !== undefined) return v;
-    const old = this.previous.get(key);
-    if (old !== undefined) {
-      this.previous.delete(key);
-      this.add(key, old);
-    }
-    return old;
-  }
-
-  /** The value of `key` without counting a use. */
-  peek(key: string): V | undefined {
-    return this.current.get(key) ?? this.previous.get(key);
-  }
-
-  /** Holds `value` under `key` (a key not held: call {@link Generations.get} first). */
-  set(key: string, value: V): void {
-    this.add(key, value);
-  }
-
-  /** Keys held now. */
-  get size(): number {
-    return this.current.size + this.previous.size;
-  }
-
-  private add(key: string, value: V): void {
-    if (this.current.size >= this.half) {
-      this.previous = this.current;
-      this.current = new Map();
-    }
-    this.current.set(key, value);
-  }
-}
 
 /**
  * The memory-only budget, every window of every client answered synchronously: the counting of
@@ -215,23 +161,23 @@ class Generations<V> {
  * - One record per client (one lookup per request, whatever the number of windows): an array
  *   of `[count, end]` pairs, one pair per window, `end` in epoch milliseconds. A
  *   window that has ended is started afresh when the client is next counted (no timers).
- * - Bounded memory: the records live in {@link Generations} of at most `maxClients` clients, not
+ * - Bounded memory: the records live in an LRU (`lru-cache`) of at most `maxClients` clients, not
  *   in a structure that grows with every address ever seen (a day window lasts 24 hours, and a
- *   client that rotates addresses, or a server behind a proxy, sees many). Clients not counted
- *   while `maxClients / 2` others were added are forgotten, so a budget starts afresh should its
- *   client come back. Only a crowd of 100,000 new addresses (by default) between two of a
- *   client's requests can do that — a client already holding that many addresses has that many
- *   budgets anyway — so the per-address limits hold for any client that keeps asking.
+ *   client that rotates addresses, or a server behind a proxy, sees many). At the bound the least
+ *   recently counted client is forgotten, so its budget starts afresh should it come back. Only a
+ *   crowd of `maxClients` other addresses, all counted since that client's last request, can do
+ *   that — a client already holding that many addresses has that many budgets anyway — so the
+ *   per-address limits hold for any client that keeps asking.
  */
 class MemoryBudget {
-  private readonly clients: Generations<number[]>;
+  private readonly clients: LRUCache<string, number[]>;
   private readonly ms: number[];
 
   constructor(
     private readonly windows: readonly WindowSpec[],
     maxClients: number,
   ) {
-    this.clients = new Generations<number[]>(maxClients);
+    this.clients = new LRUCache<string, number[]>({ max: maxClients });
     this.ms = windows.map((w) => w.seconds * 1000);
   }
 

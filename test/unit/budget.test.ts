@@ -50,7 +50,7 @@ describe('memory budget', () => {
     expect(await b.consume('10.0.0.1')).toMatchObject({ allowed: true, tighter: { remaining: 1 } });
   });
 
-  it('remembers at most maxClients clients, forgetting those not counted while maxClients / 2 others came', () => {
+  it('remembers at most maxClients clients, forgetting the least recently counted', () => {
     const b = createBudget({ windows, keyPrefix: 't', maxClients: 2 });
     b.consumeNow!('a');
     b.consumeNow!('a');
