@@ -172,6 +172,7 @@ try {
   }
   const bare = await startChild(['bare', ...files]);
 
+  const loadBefore = os.loadavg()[0];
   const run = async (url: string, pid: number) => {
     await load(url, 1, pid); // warm-up (JIT, connections, the cache's first miss)
     return load(url, SECONDS, pid);
@@ -204,7 +205,8 @@ try {
 
   const f = (x: Figures) =>
     `${x.rps.toFixed(0).padStart(7)} req/s  p50 ${String(x.p50).padStart(3)} ms  p99 ${String(x.p99).padStart(4)} ms  server CPU ${x.cpuUs === null ? '?' : x.cpuUs.toFixed(1)} µs/req`;
-  console.log(`\nresponse cache: ${CONNECTIONS} connections, ${SECONDS} s per run, ${CLIENTS === 'distinct' ? 'a distinct client address (X-Forwarded-For) per request' : 'one client address'}, bare sends ${BARE_HEADERS === 'api' ? "the API's headers" : 'six headers'}, ${ROUNDS} round(s), autocannon in the parent, servers in child processes (${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version})`);
+  console.log(`\nload average ${loadBefore.toFixed(2)} at the start, ${os.loadavg()[0].toFixed(2)} at the end`);
+  console.log(`response cache: ${CONNECTIONS} connections, ${SECONDS} s per run, ${CLIENTS === 'distinct' ? 'a distinct client address (X-Forwarded-For) per request' : 'one client address'}, bare sends ${BARE_HEADERS === 'api' ? "the API's headers" : 'six headers'}, ${ROUNDS} round(s), autocannon in the parent, servers in child processes (${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version})`);
   for (const r of rows) {
     console.log(`${r.op} (${r.bytes} B)`);
     console.log(`  bare node:http  ${f(r.bare)}`);
@@ -221,6 +223,9 @@ try {
     connections: CONNECTIONS,
     secondsPerRun: SECONDS,
     rounds: ROUNDS,
+    // The machine's 1-minute load average as the measuring began and ended (it is shared: other
+    // work running beside the bench moves req/s more than CPU per request).
+    loadAverage: { start: Math.round(loadBefore * 100) / 100, end: Math.round(os.loadavg()[0] * 100) / 100 },
     bareHeaders: BARE_HEADERS === 'api' ? "the API's own header set, fixed values" : 'six (type, length, Cache-Control, Allow-Origin, ETag, Vary)',
     clientAddresses: CLIENTS === 'distinct' ? 'a distinct X-Forwarded-For per request (TRUST_PROXY=true, contract budget)' : 'one (budget lifted)',
     aim: 'cached/bare ≥ 0.6',
