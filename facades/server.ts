@@ -204,40 +204,48 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
     closing = true;
   });
   // Before CORS, so these refusals are not taken for preflights (and they say so to every origin).
-  app.addHook('onRequest', async (req, reply) => {
-    if (closing || !req.headers.host || req.method === 'OPTIONS') reply.header('access-control-allow-origin', '*');
+  // Callback style, as the other hooks every request runs: no promise per request.
+  app.addHook('onRequest', (req, reply, done) => {
+    const host = req.headers.host;
+    if (!closing && host && req.method !== 'OPTIONS') return done(); // the usual request
+    reply.header('access-control-allow-origin', '*');
     if (closing) {
-      return reply
+      reply
         .code(503)
         .header('connection', 'close')
         .header('retry-after', String(RETRY_AFTER_SECONDS))
         .send(errorBody(503, CLOSING_MESSAGE));
+      return;
     }
     // HTTP/1.1 requires Host (RFC 9112 §3.2); HTTP/1.0 may omit it.
-    if (req.raw.httpVersion === '1.1' && !req.headers.host) {
-      return reply.code(400).send(errorBody(400, 'Bad request: the Host header is required'));
+    if (req.raw.httpVersion === '1.1' && !host) {
+      reply.code(400).send(errorBody(400, 'Bad request: the Host header is required'));
+      return;
     }
     // @fastify/cors answers every OPTIONS as a preflight; one without Origin and
     // Access-Control-Request-Method is none, and it would refuse it in plain text.
     if (req.method === 'OPTIONS' && (!req.headers.origin || !req.headers['access-control-request-method'])) {
-      return reply
+      reply
         .code(400)
         .send(errorBody(400, 'Bad request: OPTIONS is answered as a CORS preflight; send Origin and Access-Control-Request-Method'));
+      return;
     }
+    done();
   });
 
   await app.register(cors, {
     origin: '*',
     credentials: false,
     // Let browser scripts read the budget and the entity tag (CORS exposes none of them by default).
-    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Accept-Ranges', 'Content-Range'],
+    // One text, not a list the plugin would join again on every response.
+    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Accept-Ranges', 'Content-Range'].join(', '),
   });
 
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     reply.header('cache-control', cacheControlFor(reply.statusCode));
     if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     reply.removeHeader('set-cookie');
-    return payload;
+    done(null, payload);
   });
 
   app.setNotFoundHandler((req, reply) => {

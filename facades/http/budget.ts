@@ -9,6 +9,7 @@
  * each window is one atomic increment (no read-then-write race between instances).
  */
 import net from 'node:net';
+import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 
@@ -59,6 +60,12 @@ export interface BudgetOptions {
   redis?: Redis;
   /** Called (at most once per outage, see {@link Budget.storeRecovered}) when Redis failed and memory took over. */
   onFallback?: () => void;
+  /**
+   * Clients the memory-only budget remembers at most (default {@link DEFAULT_MAX_CLIENTS}); the
+   * least recently counted is forgotten beyond it (see MemoryBudget). Not used with Redis, whose
+   * keys expire with their windows.
+   */
+  maxClients?: number;
 }
 
 /** A per-key request budget over several windows. */
@@ -139,53 +146,84 @@ export function decide(windows: WindowState[]): BudgetDecision {
   return { allowed, tighter, retryAfterSeconds: allowed ? null : retry, windows };
 }
 
-/** One fixed window's count for one key (see {@link MemoryWindow}). */
-interface MemoryRecord {
-  value: number;
-  expiresAt: number;
-  timer: NodeJS.Timeout;
-}
+/**
+ * Clients the memory-only budget remembers at most (see {@link MemoryBudget}): about 190 bytes
+ * each with the contract's two windows (IPv4 key, record, LRU slot), so some 40 MB at the bound.
+ */
+export const DEFAULT_MAX_CLIENTS = 200_000;
 
 /**
- * One window of the memory-only budget, answered synchronously: rate-limiter-flexible's
- * RateLimiterMemory (MemoryStorage `incrby`/`get`, no block duration, not executed evenly) without
- * a promise and a RateLimiterRes per call. A key's window starts at its first counted request and
- * lasts `seconds`; the record is dropped by an unref'd timer when the window ends (and replaced by
- * a new window when counted after its end, should the timer not have run yet).
+ * The memory-only budget, every window of every client answered synchronously: the counting of
+ * rate-limiter-flexible's RateLimiterMemory (fixed windows starting at a key's first counted
+ * request, no block duration, not executed evenly) without a promise, a RateLimiterRes and a timer
+ * per key and window.
+ *
+ * - One record per client (one lookup per request, whatever the number of windows): an array
+ *   of `[count, end]` pairs, one pair per window, `end` in epoch milliseconds. A
+ *   window that has ended is started afresh when the client is next counted (no timers).
+ * - Bounded memory: the records live in an LRU (`lru-cache`) of at most `maxClients` clients, not
+ *   in a structure that grows with every address ever seen (a day window lasts 24 hours, and a
+ *   client that rotates addresses, or a server behind a proxy, sees many). At the bound the least
+ *   recently counted client is forgotten, so its budget starts afresh should it come back. Only a
+ *   crowd of `maxClients` other addresses, all counted since that client's last request, can do
+ *   that — a client already holding that many addresses has that many budgets anyway — so the
+ *   per-address limits hold for any client that keeps asking.
  */
-class MemoryWindow {
-  private readonly records = new Map<string, MemoryRecord>();
-  private readonly ms: number;
+class MemoryBudget {
+  private readonly clients: LRUCache<string, number[]>;
+  private readonly ms: number[];
 
-  constructor(private readonly spec: WindowSpec) {
-    this.ms = spec.seconds * 1000;
+  constructor(
+    private readonly windows: readonly WindowSpec[],
+    maxClients: number,
+  ) {
+    this.clients = new LRUCache<string, number[]>({ max: maxClients });
+    this.ms = windows.map((w) => w.seconds * 1000);
   }
 
-  /** Counts `points` for `key` at `now` and returns the window's state (refused when over). */
-  consume(key: string, points: number, now: number): WindowState {
-    const r = this.records.get(key);
-    if (r !== undefined && r.expiresAt - now > 0) {
-      r.value += points;
-      return windowState(this.spec, r.value, r.expiresAt - now, r.value > this.spec.points);
+  /** Counts `points` for `key` at `now` (epoch ms) in every window; each window's state, refused when over. */
+  consume(key: string, points: number, now: number): WindowState[] {
+    const n = this.windows.length;
+    let r = this.clients.get(key);
+    if (r === undefined) {
+      r = new Array<number>(2 * n).fill(0); // every window ended at 0: started below
+      this.clients.set(key, r);
     }
-    if (r !== undefined) clearTimeout(r.timer);
-    const timer = setTimeout(() => this.records.delete(key), this.ms);
-    timer.unref();
-    this.records.set(key, { value: points, expiresAt: now + this.ms, timer });
-    return windowState(this.spec, points, this.ms, points > this.spec.points);
+    const states = new Array<WindowState>(n);
+    for (let i = 0; i < n; i++) {
+      const spec = this.windows[i];
+      if (r[2 * i + 1] - now <= 0) {
+        r[2 * i] = points;
+        r[2 * i + 1] = now + this.ms[i];
+      } else {
+        r[2 * i] += points;
+      }
+      const count = r[2 * i];
+      states[i] = windowState(spec, count, r[2 * i + 1] - now, count > spec.points);
+    }
+    return states;
   }
 
-  /** The window's state for `key` without counting (as RateLimiterMemory `get`). */
-  peek(key: string, now: number): WindowState {
-    const r = this.records.get(key);
-    if (r === undefined) return { ...this.spec, remaining: this.spec.points, resetSeconds: this.spec.seconds, refused: false };
-    return windowState(this.spec, r.value, r.expiresAt - now, false);
+  /** Every window's state for `key` at `now` without counting (as RateLimiterMemory `get`); an unknown client has its whole budget. */
+  peek(key: string, now: number): WindowState[] {
+    const r = this.clients.peek(key);
+    return this.windows.map((spec, i) =>
+      r === undefined || r[2 * i + 1] - now <= 0
+        ? { ...spec, remaining: spec.points, resetSeconds: spec.seconds, refused: false }
+        : windowState(spec, r[2 * i], r[2 * i + 1] - now, false),
+    );
+  }
+
+  /** Clients remembered now. */
+  get size(): number {
+    return this.clients.size;
   }
 }
 
 /** Builds the budget; Redis-backed (with memory insurance) when `redis` is given. */
-export function createBudget({ windows, keyPrefix, redis, onFallback }: BudgetOptions): Budget {
+export function createBudget({ windows, keyPrefix, redis, onFallback, maxClients = DEFAULT_MAX_CLIENTS }: BudgetOptions): Budget {
   if (windows.length === 0) throw new Error('a budget needs at least one window');
+  if (!Number.isInteger(maxClients) || maxClients < 1) throw new RangeError(`a budget's maxClients must be a positive integer, not ${maxClients}`);
   let fallbackReported = false;
   const used = () => {
     if (fallbackReported) return;
@@ -194,14 +232,9 @@ export function createBudget({ windows, keyPrefix, redis, onFallback }: BudgetOp
   };
   const policy = windows.map((w) => `${w.points};w=${w.seconds}`).join(', ');
   if (!redis) {
-    // Process memory only: every window answered synchronously (see MemoryWindow).
-    const memory = windows.map((w) => new MemoryWindow(w));
-    const consumeNow = (key: string, points = 1): BudgetDecision => {
-      const now = Date.now();
-      const states = new Array<WindowState>(memory.length);
-      for (let i = 0; i < memory.length; i++) states[i] = memory[i].consume(key, points, now);
-      return decide(states);
-    };
+    // Process memory only: every window answered synchronously (see MemoryBudget).
+    const memory = new MemoryBudget(windows, maxClients);
+    const consumeNow = (key: string, points = 1): BudgetDecision => decide(memory.consume(key, points, Date.now()));
     return {
       windows,
       policy,
@@ -210,8 +243,7 @@ export function createBudget({ windows, keyPrefix, redis, onFallback }: BudgetOp
       },
       consumeNow,
       async peek(key) {
-        const now = Date.now();
-        return { ...decide(memory.map((m) => m.peek(key, now))), allowed: true, retryAfterSeconds: null };
+        return { ...decide(memory.peek(key, Date.now())), allowed: true, retryAfterSeconds: null };
       },
       async consume(key, points = 1) {
         return consumeNow(key, points);
@@ -276,6 +308,9 @@ function ipv6Groups(address: string): number[] | null {
  * through one's own addresses does not multiply the budget. Anything else is used verbatim.
  */
 export function clientKey(ip: string): string {
+  // Without a colon or a zone it is IPv4 (or no address at all): the key is the text itself, and
+  // remembering it would only fill the memo with addresses seen once.
+  if (!ip.includes(':') && !ip.includes('%')) return ip;
   let key = clientKeys.get(ip);
   if (key === undefined) {
     key = keyOfAddress(ip);

@@ -24,7 +24,7 @@
  * RateLimit headers of budgeted paths are added by ratelimit.ts's onSend hook, 304s included.
  */
 import crypto from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DataVersionWatch } from '../../src/db/data-version.js';
 
 /** Paths, besides everything under /api/v1/, whose GET 200 responses get an ETag. */
@@ -164,7 +164,13 @@ export function lastModifiedOf(watch: Pick<DataVersionWatch, 'current'>): () => 
 
 /** Adds ETag, Last-Modified and conditional-request handling to `app` (before routes are registered). */
 export async function registerCaching(app: FastifyInstance, { lastModified }: CachingOptions = {}): Promise<void> {
-  app.addHook('onSend', async (req, reply, payload) => {
+  // Callback style (no promise per response): this runs on every answer the server sends.
+  app.addHook('onSend', (req, reply, payload, done) => {
+    done(null, conditional(req, reply, payload));
+  });
+
+  /** The payload to send: `payload`, or none for a 304 (the headers set on `reply` on the way). */
+  function conditional(req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200) return payload;
     const path = req.routeOptions.url ?? req.url.split('?')[0];
     if (!isCacheablePath(path)) return payload;
@@ -191,5 +197,5 @@ export async function registerCaching(app: FastifyInstance, { lastModified }: Ca
     // No body. HEAD keeps the payload for Fastify's HEAD handler, which then sends none but states
     // the 200's Content-Length (allowed on a 304, RFC 9110 §8.6) — it cannot take a null payload.
     return req.method === 'HEAD' ? payload : null;
-  });
+  }
 }

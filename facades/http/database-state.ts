@@ -23,15 +23,19 @@ export function databaseStateHeader(s: DatabaseState): string {
 
 /** Adds the header (and, while restarting, the 503 message) to /healthz answers of `app` (before it is ready). */
 export function registerDatabaseState(app: FastifyInstance, state: () => DatabaseState): void {
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (req.routeOptions.url !== '/healthz') return payload;
+  // Callback style: every response passes here, and all but /healthz leave at once, without a promise.
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.routeOptions.url !== '/healthz') return done(null, payload);
     const s = state();
     reply.header(DATABASE_STATE_HEADER, databaseStateHeader(s));
     if (reply.statusCode === 503 && s.state === 'restarting') {
-      return JSON.stringify(
-        errorBody(503, `Service unavailable: the embedded database is being started again (${s.restarts} restart(s) so far); retry shortly`),
+      return done(
+        null,
+        JSON.stringify(
+          errorBody(503, `Service unavailable: the embedded database is being started again (${s.restarts} restart(s) so far); retry shortly`),
+        ),
       );
     }
-    return payload;
+    done(null, payload);
   });
 }

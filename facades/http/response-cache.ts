@@ -7,9 +7,9 @@
  * - Key: `<epoch>.<version>|<NZ day>|<operation>|<parameters>`, the parameters being the validated
  *   zod output (defaults applied, values coerced) as JSON with keys in canonical order — so
  *   `?limit=24` and the default 24 share one entry, `?q=beef` and `?q=lamb` do not. The parameters
- *   as received are remembered beside it (an LRU of 65,536 aliases), so a repeated request skips
- *   the zod schema. The day is in
- *   the key because a few answers depend on "today in New Zealand" (src/domain/days.ts nzToday:
+ *   as received — a REST request's path and query as sent, an MCP call's arguments as canonical
+ *   text — are remembered beside it (an LRU of 65,536 aliases), so a repeated request skips the
+ *   zod schema (and a REST hit any text of its parameters). The day is in the key because a few answers depend on "today in New Zealand" (src/domain/days.ts nzToday:
  *   the index series' default end, the statistics window of a chain without collections).
  * - Value: the serialised body, its strong ETag (SHA-1, the facades/http/caching.ts scheme), and
  *   for bodies of {@link COMPRESS_MIN_BYTES} or more a gzip variant with its own tag (`"…-gz"`),
@@ -163,13 +163,17 @@ export function canonicalJson(v: unknown): string {
  * deeper (an MCP tool's arguments can be any JSON, nested thousands deep) goes to the schema first.
  */
 export function isFlat(input: Record<string, unknown>): boolean {
-  const primitive = (v: unknown) => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
   for (const k in input) {
     const v = input[k];
-    if (primitive(v) || v === undefined) continue;
-    if (!Array.isArray(v) || !v.every(primitive)) return false;
+    if (isPrimitive(v) || v === undefined) continue;
+    if (!Array.isArray(v) || !v.every(isPrimitive)) return false;
   }
   return true;
+}
+
+/** A string, number, boolean or null (module level: the hot path defines no closure per call). */
+function isPrimitive(v: unknown): boolean {
+  return v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 }
 
 /**
@@ -178,7 +182,23 @@ export function isFlat(input: Record<string, unknown>): boolean {
  */
 export function acceptsGzip(header: string | string[] | undefined): boolean {
   if (header === undefined) return false;
-  const value = Array.isArray(header) ? header.join(',') : header;
+  if (typeof header !== 'string') return parseAcceptsGzip(header.join(','));
+  // Clients send a handful of distinct values (`gzip, deflate, br`, …): each is parsed once.
+  let known = gzipAnswers.get(header);
+  if (known === undefined) {
+    known = parseAcceptsGzip(header);
+    if (gzipAnswers.size >= GZIP_ANSWERS_MAX) gzipAnswers.clear(); // bounded: a flood of odd values only costs the parse again
+    gzipAnswers.set(header, known);
+  }
+  return known;
+}
+
+/** Accept-Encoding values whose answer {@link acceptsGzip} remembers at most. */
+const GZIP_ANSWERS_MAX = 1024;
+const gzipAnswers = new Map<string, boolean>();
+
+/** {@link acceptsGzip} of one header value, parsed. */
+function parseAcceptsGzip(value: string): boolean {
   let star: boolean | null = null;
   for (const part of value.split(',')) {
     const [coding, ...params] = part.trim().toLowerCase().split(';');
@@ -192,6 +212,7 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
 
 /** Adds `token` to a Vary header value unless it is there (or `*`). */
 function varyWith(current: unknown, token: string): string {
+  if (current === undefined) return token; // the usual case: nothing varies yet
   const list = current === undefined ? [] : String(current).split(',').map((s) => s.trim()).filter(Boolean);
   if (list.includes('*') || list.some((s) => s.toLowerCase() === token.toLowerCase())) return list.join(', ');
   return [...list, token].join(', ');
@@ -288,15 +309,30 @@ export function createResponseCache({ run, maxBytes, watch, today = dayClock() }
     if (!parsed.success) return null;
     return `${version}|${today()}|${op.name}|${canonicalJson(parsed.data)}`;
   };
+  // The token of the version last seen, built once per version rather than once per request.
+  let seen: { epoch: string; version: number; token: string } | null = null;
   const currentToken = () => {
     const v = watch.current();
-    return v === null ? null : dataVersionToken(v);
+    if (v === null) return null;
+    if (seen === null || seen.epoch !== v.epoch || seen.version !== v.version) seen = { epoch: v.epoch, version: v.version, token: dataVersionToken(v) };
+    return seen.token;
   };
 
-  /** The version, key and stored entry of a request, counting it as a hit, a miss or a bypass (version unknown). */
-  const lookup = (op: AnyOperation, input: Record<string, unknown>) => {
+  /**
+   * The version, key and stored entry of a request, counting it as a hit, a miss or a bypass
+   * (version unknown). `url`, a REST request's path and query as received, stands for `input`
+   * (derived from it alone) in the alias, sparing the canonical text of the input on every hit.
+   */
+  const lookup = (op: AnyOperation, input: Record<string, unknown>, url?: string) => {
     const version = currentToken();
-    const raw = version === null || !isFlat(input) ? null : `${version}|${today()}|${op.name}|${canonicalJson(input)}`;
+    const raw =
+      version === null
+        ? null
+        : url !== undefined
+          ? `${version}|${today()}|${op.name}|U${url}`
+          : isFlat(input)
+            ? `${version}|${today()}|${op.name}|${canonicalJson(input)}`
+            : null;
     let key = raw === null ? null : aliases.get(raw) ?? null;
     if (key === null && version !== null) {
       key = keyOf(op, input, version);
@@ -337,7 +373,7 @@ export function createResponseCache({ run, maxBytes, watch, today = dayClock() }
     handles,
     async respond(req, reply, op, input) {
       if (!handles(op)) return run(op, input);
-      const { version, key, hit } = lookup(op, input);
+      const { version, key, hit } = lookup(op, input, req.url);
       if (hit) {
         sendEntry(req, reply, hit);
         return null;

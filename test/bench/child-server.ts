@@ -20,17 +20,25 @@ export function exitWithParent(stop: () => Promise<void>): void {
 
 /**
  * The `app` half of a bench child: the real server (facades/server.ts) over `databaseUrl`, logging
- * off, the per-IP budget lifted, the response cache `cacheMaxBytes` (`'0'` measures the operations
- * themselves), any `extraEnv` settings (e.g. EXPORT_DIR), announced on stdout and stopped with the parent.
+ * off, the per-IP budget lifted (or the contract's 300 a minute and 10,000 a day with `budget`
+ * `'contract'`, for a bench whose every request comes from a client address of its own), the
+ * response cache `cacheMaxBytes` (`'0'` measures the operations themselves), any `extraEnv`
+ * settings (e.g. EXPORT_DIR, TRUST_PROXY), announced on stdout and stopped with the parent.
  * The database role is the worker's unless `role` says `api` (the API's pool bounds, as `npm start`).
  */
-export async function serveApp(databaseUrl: string, cacheMaxBytes: string, extraEnv: Record<string, string> = {}, role: 'api' | 'worker' = 'worker'): Promise<void> {
+export async function serveApp(
+  databaseUrl: string,
+  cacheMaxBytes: string,
+  extraEnv: Record<string, string> = {},
+  role: 'api' | 'worker' = 'worker',
+  budget: 'lifted' | 'contract' = 'lifted',
+): Promise<void> {
   const { openDatabase } = await import('../../src/db/database.js');
   const { loadEnv } = await import('../../src/env.js');
   const { createServer } = await import('../../facades/server.js');
   const db = await openDatabase({ databaseUrl, embeddedDir: '', embeddedPort: 0, migrate: false, role });
   const env = loadEnv({ ...extraEnv, LOG_LEVEL: 'silent', NODE_ENV: 'production', CACHE_MAX_BYTES: cacheMaxBytes });
-  const app = await createServer({ db, env, rateLimit: { perMinute: 1e9, perDay: 1e9 } });
+  const app = await createServer({ db, env, rateLimit: budget === 'lifted' ? { perMinute: 1e9, perDay: 1e9 } : {} });
   await app.listen({ port: 0, host: '127.0.0.1' });
   announce((app.server.address() as { port: number }).port);
   exitWithParent(async () => {
