@@ -511,3 +511,60 @@ describe('listing ids', () => {
     expect(woolworths).toEqual([...ids].sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1)));
   });
 });
+
+describe('listing ids of a file of several days (issue 31: a day mostly of new listings is merged from a copy of its rows with their ids)', () => {
+  const rows = (day: string, ids: string[], chains = ['woolworths', 'paknsave']): ObservationInput[] =>
+    ids.flatMap((external_id, i) => chains.map((retailer, c) => ({ day, retailer, store: '', external_id, price: 100 * (c + 1) + i })));
+  const spans = async (db: TestDatabase) => (await db.pool.query(
+    `SELECT r.slug, l.external_id, n.first_day::text, n.last_day::text, n.price FROM national_price_span n
+     JOIN listing l ON l.id = n.listing_id JOIN retailer r ON r.id = l.retailer_id ORDER BY 1, 2, 3`)).rows;
+  const allIds = async (db: TestDatabase, slug?: string) => (await db.pool.query<{ id: number }>(
+    `SELECT l.id FROM listing l JOIN retailer r ON r.id = l.retailer_id WHERE $1::text IS NULL OR r.slug = $1 ORDER BY 1`, [slug ?? null])).rows.map((r) => r.id);
+
+  it('reports every listing of every merged day, and gives the same spans as a day-by-day ingest', async () => {
+    const days = [rows('2026-08-01', ['a', 'b', 'c']), rows('2026-08-02', ['a', 'b', 'c', 'd']), rows('2026-08-03', ['e', 'b'])];
+    const whole = await createTestDatabase('ingest_ids_days');
+    const byDay = await createTestDatabase('ingest_ids_by_day');
+    try {
+      // One file of three days, every listing new to it: its keys stay provisional in staging for every day.
+      const r = await ingest(whole.pool, records(days.flat()), { progress: false });
+      expect(r.merged).toEqual(['2026-08-01', '2026-08-02', '2026-08-03']);
+      expect(r.listingIds).toEqual(await allIds(whole));
+      expect(r.listingIds).toHaveLength(10);
+      for (const d of days) await ingest(byDay.pool, records(d), { progress: false });
+      expect(await spans(whole)).toEqual(await spans(byDay));
+      // A day of known listings and one new one (of the first row's chain): its one provisional key is replaced in place.
+      const next = await ingest(whole.pool, records(rows('2026-08-04', ['a', 'b', 'c', 'd', 'e', 'f'], ['woolworths'])), { progress: false });
+      expect(next.listingIds).toEqual(await allIds(whole, 'woolworths'));
+      expect(next.listingIds).toHaveLength(6);
+      expect((await spans(whole)).filter((s) => s.first_day === '2026-08-04').map((s) => `${s.slug}:${s.external_id}:${s.price}`))
+        .toEqual(['woolworths:a:100', 'woolworths:c:102', 'woolworths:d:103', 'woolworths:e:104', 'woolworths:f:105']);
+    } finally {
+      await whole.drop();
+      await byDay.drop();
+    }
+  });
+
+  it('closes the source when a row is refused (a file reader stops reading)', async () => {
+    const db = await createTestDatabase('ingest_close');
+    try {
+      let closed = false;
+      let read = 0;
+      function* source(): Generator<RawRecord> {
+        try {
+          for (let i = 0; i < 1000; i++) {
+            read += 1;
+            yield { line: i + 2, record: { day: '2026-08-01', retailer: 'woolworths', store: '', external_id: `x${i}`, price: i === 3 ? '1e3' : 100 } };
+          }
+        } finally {
+          closed = true;
+        }
+      }
+      await expect(ingest(db.pool, source(), { progress: false })).rejects.toThrow('line 5, column price: "1e3" is not integer cents (write digits only, e.g. 349)');
+      expect(read).toBe(4);
+      expect(closed).toBe(true);
+    } finally {
+      await db.drop();
+    }
+  });
+});
