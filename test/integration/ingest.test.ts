@@ -368,6 +368,7 @@ describe('set-based merge equals the reference merge (synthetic panel)', () => {
     const natDays: ScopeDays = { lastDay: null, coveredDay: null };
     const last: Record<string, PriceTuple> = {};
     let day = '2026-01-01';
+    const wantListings: { day: string; listings: number }[] = [];
     for (let d = 0; d < 25; d++) {
       day = addDays(day, 1 + (d % 3));
       // Some days are change logs, some partial collections, some follow unknown days (every open
@@ -407,6 +408,7 @@ describe('set-based merge equals the reference merge (synthetic panel)', () => {
         mode, afterGap, covers: mode !== 'partial' && storeCount === 4,
       });
       await ingest(db.pool, records(rows), { mode, afterGap });
+      wantListings.push({ day, listings: perListing.size });
     }
     const cols = 'first_day, last_day, seen_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price';
     const spCols = cols.split(', ').map((c) => `sp.${c}`).join(', ');
@@ -429,6 +431,9 @@ describe('set-based merge equals the reference merge (synthetic panel)', () => {
     expect(st.rows).toEqual([...storeDays].sort().map(([k, v]) => ({ external_id: k, last_day: v.lastDay, covered_day: v.coveredDay })));
     const nr = await db.pool.query(`SELECT last_national_day, covered_day FROM retailer WHERE slug = 'newworld'`);
     expect(nr.rows[0]).toEqual({ last_national_day: natDays.lastDay, covered_day: natDays.coveredDay });
+    // The chain's collections count the listings observed each day.
+    const coll = await db.pool.query(`SELECT day::text, listings FROM collection WHERE store_id IS NULL ORDER BY day`);
+    expect(coll.rows).toEqual(wantListings);
   });
 });
 
@@ -533,6 +538,10 @@ describe('listing ids of a file of several days (issue 31: a day mostly of new l
       expect(r.listingIds).toHaveLength(10);
       for (const d of days) await ingest(byDay.pool, records(d), { progress: false });
       expect(await spans(whole)).toEqual(await spans(byDay));
+      const listings = `SELECT r.slug, c.day::text, c.listings FROM collection c JOIN retailer r ON r.id = c.retailer_id WHERE c.store_id IS NULL ORDER BY 1, 2`;
+      expect((await whole.pool.query(listings)).rows.map((c) => `${c.slug} ${c.day} ${c.listings}`)).toEqual([
+        'paknsave 2026-08-01 3', 'paknsave 2026-08-02 4', 'paknsave 2026-08-03 2', 'woolworths 2026-08-01 3', 'woolworths 2026-08-02 4', 'woolworths 2026-08-03 2',
+      ]);
       // A day of known listings and one new one (of the first row's chain): its one provisional key is replaced in place.
       const next = await ingest(whole.pool, records(rows('2026-08-04', ['a', 'b', 'c', 'd', 'e', 'f'], ['woolworths'])), { progress: false });
       expect(next.listingIds).toEqual(await allIds(whole, 'woolworths'));

@@ -661,10 +661,11 @@ async function mergeDayInSql(
     SELECT listing_id, $1::date, min, price, max, n FROM agg
     ON CONFLICT (listing_id, day) DO NOTHING`);
 
-  // Collections: the chain's national one (with the digest) and one per store.
+  // Collections: the chain's national one (with the digest) and one per store. The chain's listings
+  // observed are its rows of `nat`: one a listing (its national row, else the median of its stores).
   await client.query(`INSERT INTO collection (retailer_id, store_id, day, mode, rows, digest, source, observed_at, listings)
     SELECT sc.retailer_id, NULL, sc.day, $2, sc.rows, sc.digest, $3, ${observedAtSql('$1', '$4')},
-      (SELECT count(DISTINCT listing_id) FROM ${src} s WHERE s.day = $1 AND s.retailer_id = sc.retailer_id)
+      (SELECT count(*) FROM nat WHERE nat.retailer_id = sc.retailer_id)
     FROM stg_coll sc WHERE sc.day = $1
     UNION ALL
     SELECT retailer_id, store_id, day, $2, count(*), '', $3, ${observedAtSql('$1', '$4')}, count(*)
