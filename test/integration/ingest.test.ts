@@ -194,6 +194,25 @@ describe('issue 13: what ingest refuses, and concurrent ingests', () => {
     expect(empty.message).toBe('empty-price.csv line 2, column price: price is required');
   });
 
+  it('(issue 31) refuses malformed CSV in the parser\'s words: a row of too few or too many fields, an unclosed quote', async () => {
+    const ok = `2026-08-10,paknsave,${STORE},SYN-1,349,,,,,One`;
+    const cases: [string, string[]][] = [
+      ['short.csv', [HEADER, ok, `2026-08-10,paknsave,${STORE},SYN-2,349`]],
+      ['long.csv', [HEADER, '', ok, `${ok},extra`]],
+      ['multiline.csv', [HEADER, `2026-08-10,paknsave,${STORE},SYN-2,349,,,,,"Two`, `lines",more`]],
+      ['quote.csv', [HEADER, ok, `2026-08-10,paknsave,${STORE},SYN-2,349,,,,,"One`]],
+    ];
+    const got: string[] = [];
+    for (const [name, lines] of cases) got.push((await refusal(readObservationFile(file(name, lines.join('\n'))))).message);
+    // As worded before records were read as arrays (the parser's `columns` option).
+    expect(got).toEqual([
+      'short.csv line 3: malformed CSV: Invalid Record Length: columns length is 10, got 5 on line 3',
+      'long.csv line 4: malformed CSV: Invalid Record Length: columns length is 10, got 11 on line 4',
+      'multiline.csv line 3: malformed CSV: Invalid Record Length: columns length is 10, got 11 on line 3',
+      'quote.csv line 3: malformed CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3',
+    ]);
+  });
+
   it('(2) reads NDJSON numbers strictly too: a JSON integer or a string of digits', async () => {
     const line = (price: string, extra = '') =>
       `{"day": "2026-08-10", "retailer": "paknsave", "store": "${STORE}", "external_id": "SYN-1", "name": "Size 1.5e2 \\"x\\": 1.0", "price": ${price}${extra}}`;
