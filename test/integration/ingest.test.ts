@@ -567,6 +567,18 @@ describe('listing ids of a file of several days (issue 31: a day mostly of new l
       expect(next.listingIds).toHaveLength(6);
       expect((await spans(whole)).filter((s) => s.first_day === '2026-08-04').map((s) => `${s.slug}:${s.external_id}:${s.price}`))
         .toEqual(['woolworths:a:100', 'woolworths:c:102', 'woolworths:d:103', 'woolworths:e:104', 'woolworths:f:105']);
+      // Days out of order in a file, the earlier one already ingested (skipped): a listing is created
+      // on its earliest day, whichever row came first.
+      await ingest(byDay.pool, records(rows('2026-08-04', ['a', 'b', 'c', 'd', 'e', 'f'], ['woolworths'])), { progress: false });
+      const d5 = rows('2026-08-05', ['g', 'a']);
+      const d6 = rows('2026-08-06', ['h', 'g', 'a']);
+      await ingest(whole.pool, records(d5), { progress: false });
+      const late = await ingest(whole.pool, records([...d6, ...d5]), { progress: false });
+      expect([late.merged, late.skipped]).toEqual([['2026-08-06'], 2]);
+      for (const d of [d5, d6]) await ingest(byDay.pool, records(d), { progress: false });
+      expect(await spans(whole)).toEqual(await spans(byDay));
+      const seen = `SELECT r.slug, l.external_id, l.first_seen::text FROM listing l JOIN retailer r ON r.id = l.retailer_id ORDER BY 1, 2`;
+      expect((await whole.pool.query(seen)).rows).toEqual((await byDay.pool.query(seen)).rows);
     } finally {
       await whole.drop();
       await byDay.drop();

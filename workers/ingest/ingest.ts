@@ -48,6 +48,7 @@ import { excerpt, quoted, validateObservation, ObservationError, type RawRecord 
 import { makeProgress } from '../progress.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { lockSession, unlockSession } from '../../src/db/locks.js';
+import { copyRows } from '../copy-rows.js';
 
 /** Options of one ingest call. */
 export interface IngestOptions {
@@ -140,6 +141,8 @@ interface References {
   provisional: Map<number, Map<string, number>>;
   /** Provisional keys drawn (the last one is its negative). */
   provisionalCount: number;
+  /** The first (earliest) day staged of each provisional key, at index `-key - 1`: the day its listing is created. */
+  provisionalDays: string[];
 }
 
 /** The first line of each kind of reference problem, thrown in this order after the stream ends. */
@@ -166,11 +169,14 @@ async function readReferences(client: pg.PoolClient, firstRetailer: string | nul
       listings.set(r.external_id, r.id);
     }
   }
-  return { retailers, stores, listingsOf: first?.id ?? null, listings, provisional: new Map(), provisionalCount: 0 };
+  return { retailers, stores, listingsOf: first?.id ?? null, listings, provisional: new Map(), provisionalCount: 0, provisionalDays: [] };
 }
 
-/** The listing id of `externalId` at `retailerId`: its id when read, else its provisional negative key. */
-function listingKey(refs: References, retailerId: number, externalId: string): number {
+/**
+ * The listing id of `externalId` at `retailerId`: its id when read, else its provisional negative
+ * key (noting `day` when it is the key's earliest).
+ */
+function listingKey(refs: References, retailerId: number, externalId: string, day: string): number {
   if (retailerId === refs.listingsOf) {
     const id = refs.listings.get(externalId);
     if (id !== undefined) return id;
@@ -181,7 +187,8 @@ function listingKey(refs: References, retailerId: number, externalId: string): n
   if (p === undefined) {
     p = -(refs.provisionalCount += 1);
     chain.set(externalId, p);
-  }
+    refs.provisionalDays.push(day);
+  } else if (day < refs.provisionalDays[-p - 1]) refs.provisionalDays[-p - 1] = day;
   return p;
 }
 
@@ -261,7 +268,7 @@ async function* copyLines(
       const path = o.category_path.length > 0 ? o.category_path : null;
       const attrs = o.name !== null || o.brand !== null || o.size_text !== null || gtin !== null || path !== null
         || o.image !== null || o.retailer_url !== null || o.available !== null;
-      const key = listingKey(refs, retailer.id, o.external_id);
+      const key = listingKey(refs, retailer.id, o.external_id, o.day);
       dayRows += 1;
       if (key < 0) dayProvisional += 1;
       buf += `${raw.line}\t${o.day}\t${retailer.id}\t${storeId ?? '\\N'}\t${key}\t${copyText(o.external_id)}\t${o.price}\t${
@@ -342,6 +349,17 @@ export async function ingest(
     const t1 = performance.now();
     if (counter.rows === 0) return { rows: 0, days: [], merged: [], skipped: 0, listingIds: [], seconds: { stage: (t1 - t0) / 1000, check: 0, merge: 0 } };
     throwReferenceProblems(problems, file());
+    if (refs.provisionalCount > 0) {
+      // The provisional keys, with their chain, external id and earliest day (a row a new listing).
+      await client.query('CREATE TEMP TABLE stg_keys (listing_id INT PRIMARY KEY, retailer_id INT, external_id TEXT, first_day DATE)');
+      const keyLines = function* () {
+        for (const [retailerId, chain] of refs.provisional) {
+          for (const [externalId, key] of chain) yield `${key}\t${retailerId}\t${copyText(externalId)}\t${refs.provisionalDays[-key - 1]}\n`;
+        }
+      };
+      await copyRows(client, 'stg_keys (listing_id, retailer_id, external_id, first_day)', keyLines());
+      await client.query('ANALYZE stg_keys');
+    }
 
     // Duplicates: the unique index the merge reads by (a listing's provisional key stands for its
     // chain and external id, so equal keys are equal observations' keys).
@@ -401,8 +419,9 @@ export async function ingest(
     // `stg`, found here by chain and external id.
     const listingIds = days.length === 0 ? [] : (await client.query<{ id: number }>(
       `SELECT listing_id AS id FROM stg WHERE listing_id > 0
-       UNION
-       SELECT l.id FROM listing l WHERE (l.retailer_id, l.external_id) IN (SELECT retailer_id, external_id FROM stg WHERE listing_id < 0)
+       ${refs.provisionalCount === 0 ? '' : `UNION
+       SELECT l.id FROM stg_keys k JOIN listing l ON l.retailer_id = k.retailer_id AND l.external_id = k.external_id
+       WHERE k.listing_id IN (SELECT listing_id FROM stg WHERE listing_id < 0)`}
        ORDER BY 1`)).rows.map((r) => r.id);
     const seconds = { stage: (t1 - t0) / 1000, check: (t2 - t1) / 1000, merge: (t3 - t2) / 1000 };
     return { rows: counter.rows, days: inputDays, merged: days, skipped, listingIds, seconds };
@@ -417,7 +436,7 @@ export async function ingest(
   }
 }
 
-const DROP_TEMP = 'DROP TABLE IF EXISTS pg_temp.stg, pg_temp.stg_day, pg_temp.stg_coll, pg_temp.chg, pg_temp.agg, pg_temp.nat, pg_temp.cov, pg_temp.nclose';
+const DROP_TEMP = 'DROP TABLE IF EXISTS pg_temp.stg, pg_temp.stg_keys, pg_temp.stg_day, pg_temp.stg_coll, pg_temp.chg, pg_temp.agg, pg_temp.nat, pg_temp.cov, pg_temp.nclose';
 
 /**
  * The observation instant of `day` ({@link IngestOptions.observedAt}): the option's answer, else now
@@ -502,15 +521,17 @@ async function mergeDayInSql(
   // sequence, leaving gaps of a whole day's size between listing ids. Ids are drawn in (chain,
   // external id in byte order) order, so the same data gives the same ids on any server, whatever
   // its plan for DISTINCT or its collation.
-  // The distinct provisional keys are found first (an integer each), then their chain and external id.
-  const fresh = await q(`INSERT INTO listing (retailer_id, external_id, name, first_seen)
-    SELECT d.retailer_id, d.external_id, r.name || ' item ' || d.external_id, $1::date FROM (
-      SELECT any_value(s.retailer_id) AS retailer_id, any_value(s.external_id) AS external_id
-      FROM stg s WHERE s.day = $1 AND s.listing_id < 0 GROUP BY s.listing_id) d
-    JOIN retailer r ON r.id = d.retailer_id
-    WHERE NOT EXISTS (SELECT 1 FROM listing l WHERE l.retailer_id = d.retailer_id AND l.external_id = d.external_id)
-    ORDER BY d.retailer_id, d.external_id COLLATE "C"
-    ON CONFLICT (retailer_id, external_id) DO NOTHING`);
+  // The provisional keys whose earliest day this is (stg_keys, written while staging): a key's
+  // listing exists from its earliest merged day on (an earlier day skipped as already ingested held
+  // the same rows, so it created the listing then).
+  if (provisional > 0) {
+    await q(`INSERT INTO listing (retailer_id, external_id, name, first_seen)
+      SELECT k.retailer_id, k.external_id, r.name || ' item ' || k.external_id, $1::date
+      FROM stg_keys k JOIN retailer r ON r.id = k.retailer_id
+      WHERE k.first_day = $1 AND NOT EXISTS (SELECT 1 FROM listing l WHERE l.retailer_id = k.retailer_id AND l.external_id = k.external_id)
+      ORDER BY k.retailer_id, k.external_id COLLATE "C"
+      ON CONFLICT (retailer_id, external_id) DO NOTHING`);
+  }
   // The table the rest of the merge reads the day's rows from: `stg`, or a copy of the day's rows
   // with their ids (`stg_day`).
   let src = 'stg';
@@ -521,8 +542,10 @@ async function mergeDayInSql(
     await q(`CREATE TEMP TABLE stg_day ON COMMIT DROP AS
       SELECT ${STAGE_COLUMNS.map((c) => (c === 'listing_id' ? 's.listing_id' : `s.${c}`)).join(', ')} FROM stg s WHERE s.day = $1 AND s.listing_id > 0
       UNION ALL
-      SELECT ${STAGE_COLUMNS.map((c) => (c === 'listing_id' ? 'l.id' : `s.${c}`)).join(', ')} FROM stg s
-        JOIN listing l ON l.retailer_id = s.retailer_id AND l.external_id = s.external_id WHERE s.day = $1 AND s.listing_id < 0`);
+      SELECT ${STAGE_COLUMNS.map((c) => (c === 'listing_id' ? 'coalesce(m.id, s.listing_id)' : `s.${c}`)).join(', ')} FROM stg s
+        LEFT JOIN (SELECT k.listing_id AS key, l.id FROM stg_keys k JOIN listing l ON l.retailer_id = k.retailer_id AND l.external_id = k.external_id) m
+          ON m.key = s.listing_id
+        WHERE s.day = $1 AND s.listing_id < 0`);
     await client.query('ANALYZE stg_day');
     src = 'stg_day';
   } else if (provisional > 0) {
