@@ -593,28 +593,37 @@ async function mergeDayInSql(
   // spans to close (changed; in a snapshot also not observed; after a gap, every one) and the rows
   // that open a span (new or changed; after a gap, every one). Closed at the span's own last
   // observed day (spanTo: greatest of first_day, seen_day and the store's covered day).
-  await client.query(`CREATE TEMP TABLE chg ON COMMIT DROP AS
-    SELECT sp.id AS span_id, sp.store_id AS span_store, sp.interrupted, o.listing_id, o.store_id, o.price, o.promo_price, o.promo_kind, o.multibuy_qty, o.multibuy_price
-    FROM (SELECT sp.*, coalesce(${spanToSql('sp', storeCoveredDay('st'))} < st.last_day, false) AS interrupted
-          FROM store_price_span sp JOIN store st ON st.id = sp.store_id WHERE sp.last_day IS NULL AND sp.store_id = ANY($2::int[])) sp
-    FULL JOIN (SELECT * FROM ${src} WHERE day = $1 AND store_id IS NOT NULL) o ON o.store_id = sp.store_id AND o.listing_id = sp.listing_id
-    ${afterGap ? '' : `WHERE sp.id IS NULL OR o.listing_id IS NULL OR sp.interrupted OR NOT (${SAME_PRICE('o', 'sp')})`}`, [day, stores]);
-  // Its size decides the plan: on a steady day a few % of rows, each closed through the primary key.
-  await client.query('ANALYZE chg');
-  await client.query(`UPDATE store_price_span sp SET last_day = ${spanToSql('sp', storeCoveredDay('st'))}
-    FROM chg c JOIN store st ON st.id = c.span_store
-    WHERE sp.id = c.span_id ${afterGap || mode === 'snapshot' ? '' : mode === 'changes' ? 'AND (c.listing_id IS NOT NULL OR c.interrupted)' : 'AND c.listing_id IS NOT NULL'}`);
-  // A partial collection moves no covered day: what it saw unchanged records the day on its span.
-  if (!covers && !afterGap) {
-    await q(`UPDATE store_price_span sp SET seen_day = $1::date
-      FROM ${src} o WHERE o.day = $1 AND o.store_id IS NOT NULL AND sp.store_id = o.store_id AND sp.listing_id = o.listing_id
-        AND sp.last_day IS NULL AND sp.first_day < $1::date AND ${SAME_PRICE('o', 'sp')}`);
+  // When none of the stores has an open span (their first day), every row opens one and nothing
+  // closes: the rows are inserted as they are, without the join's copy of them.
+  const anyOpen = stores.length > 0
+    && ((await client.query('SELECT 1 FROM store_price_span WHERE store_id = ANY($1::int[]) AND last_day IS NULL LIMIT 1', [stores])).rowCount ?? 0) > 0;
+  let opening = `(SELECT * FROM ${src} WHERE day = $1 AND store_id IS NOT NULL) o`;
+  if (anyOpen) {
+    await client.query(`CREATE TEMP TABLE chg ON COMMIT DROP AS
+      SELECT sp.id AS span_id, sp.store_id AS span_store, sp.interrupted, o.listing_id, o.store_id, o.price, o.promo_price, o.promo_kind, o.multibuy_qty, o.multibuy_price
+      FROM (SELECT sp.*, coalesce(${spanToSql('sp', storeCoveredDay('st'))} < st.last_day, false) AS interrupted
+            FROM store_price_span sp JOIN store st ON st.id = sp.store_id WHERE sp.last_day IS NULL AND sp.store_id = ANY($2::int[])) sp
+      FULL JOIN (SELECT * FROM ${src} WHERE day = $1 AND store_id IS NOT NULL) o ON o.store_id = sp.store_id AND o.listing_id = sp.listing_id
+      ${afterGap ? '' : `WHERE sp.id IS NULL OR o.listing_id IS NULL OR sp.interrupted OR NOT (${SAME_PRICE('o', 'sp')})`}`, [day, stores]);
+    // Its size decides the plan: on a steady day a few % of rows, each closed through the primary key.
+    await client.query('ANALYZE chg');
+    await client.query(`UPDATE store_price_span sp SET last_day = ${spanToSql('sp', storeCoveredDay('st'))}
+      FROM chg c JOIN store st ON st.id = c.span_store
+      WHERE sp.id = c.span_id ${afterGap || mode === 'snapshot' ? '' : mode === 'changes' ? 'AND (c.listing_id IS NOT NULL OR c.interrupted)' : 'AND c.listing_id IS NOT NULL'}`);
+    // A partial collection moves no covered day: what it saw unchanged records the day on its span.
+    if (!covers && !afterGap) {
+      await q(`UPDATE store_price_span sp SET seen_day = $1::date
+        FROM ${src} o WHERE o.day = $1 AND o.store_id IS NOT NULL AND sp.store_id = o.store_id AND sp.listing_id = o.listing_id
+          AND sp.last_day IS NULL AND sp.first_day < $1::date AND ${SAME_PRICE('o', 'sp')}`);
+    }
+    opening = '(SELECT * FROM chg WHERE listing_id IS NOT NULL) o';
   }
-  // In listing order: two of the table's indexes lead with the listing (and the primary key grows),
-  // so their entries are appended rather than scattered; a first day writes a third faster so.
+  // In listing order: two of the table's four indexes lead with the listing (and the primary key
+  // grows), so their entries are appended rather than scattered (a first day of 500,000 spans: 7 %
+  // less CPU, sort included).
   await q(`INSERT INTO store_price_span (listing_id, store_id, first_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price)
-    SELECT listing_id, store_id, $1::date, price, promo_price, promo_kind, multibuy_qty, multibuy_price
-    FROM chg WHERE listing_id IS NOT NULL ORDER BY listing_id, store_id`);
+    SELECT o.listing_id, o.store_id, $1::date, o.price, o.promo_price, o.promo_kind, o.multibuy_qty, o.multibuy_price
+    FROM ${opening} ORDER BY o.listing_id, o.store_id`);
   await client.query(`UPDATE store SET last_day = $1::date${covers ? ', covered_day = $1::date' : ''} WHERE id = ANY($2::int[])`, [day, stores]);
 
   // One aggregation over the store rows gives the daily store statistics and the national median
