@@ -516,14 +516,13 @@ async function mergeDayInSql(
   const covers = mode !== 'partial';
   const q = (sql: string) => client.query(sql, [day]);
 
-  // Listings first seen today: insert them, then give their rows (of every staged day) their ids.
-  // Only the missing ones are offered to INSERT: a conflicting row would still draw an id from the
-  // sequence, leaving gaps of a whole day's size between listing ids. Ids are drawn in (chain,
-  // external id in byte order) order, so the same data gives the same ids on any server, whatever
-  // its plan for DISTINCT or its collation.
-  // The provisional keys whose earliest day this is (stg_keys, written while staging): a key's
-  // listing exists from its earliest merged day on (an earlier day skipped as already ingested held
-  // the same rows, so it created the listing then).
+  // Listings first seen today: insert them, then give this day's rows their ids. They are the
+  // provisional keys whose earliest day this is (stg_keys, written while staging): a key's listing
+  // exists from its earliest merged day on (an earlier day skipped as already ingested held the same
+  // rows, so it created the listing then). Only the missing ones are offered to INSERT: a
+  // conflicting row would still draw an id from the sequence, leaving gaps of a whole day's size
+  // between listing ids. Ids are drawn in (chain, external id in byte order) order, so the same
+  // data gives the same ids on any server, whatever its collation.
   if (provisional > 0) {
     await q(`INSERT INTO listing (retailer_id, external_id, name, first_seen)
       SELECT k.retailer_id, k.external_id, r.name || ' item ' || k.external_id, $1::date
