@@ -104,10 +104,16 @@ const STAGE_COLUMNS = [
   'multibuy_price', 'name', 'brand', 'size_text', 'gtin', 'category_path', 'image', 'retailer_url', 'available', 'attrs',
 ] as const;
 
-/** A value in COPY's text format (`\N` for null; backslash, tab, newline and carriage return escaped). */
+/**
+ * A value in the staging COPY's text format: null as the empty string (the COPY's `NULL ''`: a
+ * third fewer bytes a row than `\N`, most columns being null; validation lets no empty text
+ * through, so none is mistaken for a null); backslash, tab, newline and carriage return escaped.
+ * @throws Error for an empty text, which would be read as null.
+ */
 function copyText(v: unknown): string {
-  if (v === null || v === undefined) return '\\N';
+  if (v === null || v === undefined) return '';
   const s = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (s === '') throw new Error('an empty text cannot be staged (it would be read as null)');
   return /[\\\t\n\r]/.test(s) ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : s;
 }
 
@@ -271,10 +277,10 @@ async function* copyLines(
       const key = listingKey(refs, retailer.id, o.external_id, o.day);
       dayRows += 1;
       if (key < 0) dayProvisional += 1;
-      buf += `${raw.line}\t${o.day}\t${retailer.id}\t${storeId ?? '\\N'}\t${key}\t${copyText(o.external_id)}\t${o.price}\t${
+      buf += `${raw.line}\t${o.day}\t${retailer.id}\t${storeId ?? ''}\t${key}\t${copyText(o.external_id)}\t${o.price}\t${
         copyText(o.promo_price)}\t${copyText(o.promo_kind)}\t${copyText(o.multibuy_qty)}\t${copyText(o.multibuy_price)}\t${
         attrs ? `${copyText(o.name)}\t${copyText(o.brand)}\t${copyText(o.size_text)}\t${copyText(gtin)}\t${copyText(path)}\t${copyText(o.image)}\t${
-          copyText(o.retailer_url)}\t${copyText(o.available)}\tt` : '\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\tf'}\n`;
+          copyText(o.retailer_url)}\t${copyText(o.available)}\tt` : '\t\t\t\t\t\t\t\tf'}\n`;
       if (buf.length > 1 << 16) {
         yield buf;
         buf = '';
@@ -344,7 +350,7 @@ export async function ingest(
     };
     const file = () => counter.file;
     const problems: ReferenceProblems = {};
-    const copy = client.query(copyFrom(`COPY stg (${STAGE_COLUMNS.join(', ')}) FROM STDIN`));
+    const copy = client.query(copyFrom(`COPY stg (${STAGE_COLUMNS.join(', ')}) FROM STDIN WITH (NULL '')`));
     await pipeline(Readable.from(copyLines(first, it, counter, today, refs, problems)), copy);
     const t1 = performance.now();
     if (counter.rows === 0) return { rows: 0, days: [], merged: [], skipped: 0, listingIds: [], seconds: { stage: (t1 - t0) / 1000, check: 0, merge: 0 } };
@@ -357,7 +363,7 @@ export async function ingest(
           for (const [externalId, key] of chain) yield `${key}\t${retailerId}\t${copyText(externalId)}\t${refs.provisionalDays[-key - 1]}\n`;
         }
       };
-      await copyRows(client, 'stg_keys (listing_id, retailer_id, external_id, first_day)', keyLines());
+      await copyRows(client, 'stg_keys (listing_id, retailer_id, external_id, first_day)', keyLines()); // no nulls
       await client.query('ANALYZE stg_keys');
     }
 
