@@ -194,6 +194,25 @@ describe('issue 13: what ingest refuses, and concurrent ingests', () => {
     expect(empty.message).toBe('empty-price.csv line 2, column price: price is required');
   });
 
+  it('(issue 31) refuses malformed CSV in the parser\'s words: a row of too few or too many fields, an unclosed quote', async () => {
+    const ok = `2026-08-10,paknsave,${STORE},SYN-1,349,,,,,One`;
+    const cases: [string, string[]][] = [
+      ['short.csv', [HEADER, ok, `2026-08-10,paknsave,${STORE},SYN-2,349`]],
+      ['long.csv', [HEADER, '', ok, `${ok},extra`]],
+      ['multiline.csv', [HEADER, `2026-08-10,paknsave,${STORE},SYN-2,349,,,,,"Two`, `lines",more`]],
+      ['quote.csv', [HEADER, ok, `2026-08-10,paknsave,${STORE},SYN-2,349,,,,,"One`]],
+    ];
+    const got: string[] = [];
+    for (const [name, lines] of cases) got.push((await refusal(readObservationFile(file(name, lines.join('\n'))))).message);
+    // As worded before records were read as arrays (the parser's `columns` option).
+    expect(got).toEqual([
+      'short.csv line 3: malformed CSV: Invalid Record Length: columns length is 10, got 5 on line 3',
+      'long.csv line 4: malformed CSV: Invalid Record Length: columns length is 10, got 11 on line 4',
+      'multiline.csv line 3: malformed CSV: Invalid Record Length: columns length is 10, got 11 on line 3',
+      'quote.csv line 3: malformed CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3',
+    ]);
+  });
+
   it('(2) reads NDJSON numbers strictly too: a JSON integer or a string of digits', async () => {
     const line = (price: string, extra = '') =>
       `{"day": "2026-08-10", "retailer": "paknsave", "store": "${STORE}", "external_id": "SYN-1", "name": "Size 1.5e2 \\"x\\": 1.0", "price": ${price}${extra}}`;
@@ -368,6 +387,7 @@ describe('set-based merge equals the reference merge (synthetic panel)', () => {
     const natDays: ScopeDays = { lastDay: null, coveredDay: null };
     const last: Record<string, PriceTuple> = {};
     let day = '2026-01-01';
+    const wantListings: { day: string; listings: number }[] = [];
     for (let d = 0; d < 25; d++) {
       day = addDays(day, 1 + (d % 3));
       // Some days are change logs, some partial collections, some follow unknown days (every open
@@ -407,6 +427,7 @@ describe('set-based merge equals the reference merge (synthetic panel)', () => {
         mode, afterGap, covers: mode !== 'partial' && storeCount === 4,
       });
       await ingest(db.pool, records(rows), { mode, afterGap });
+      wantListings.push({ day, listings: perListing.size });
     }
     const cols = 'first_day, last_day, seen_day, price, promo_price, promo_kind, multibuy_qty, multibuy_price';
     const spCols = cols.split(', ').map((c) => `sp.${c}`).join(', ');
@@ -429,6 +450,9 @@ describe('set-based merge equals the reference merge (synthetic panel)', () => {
     expect(st.rows).toEqual([...storeDays].sort().map(([k, v]) => ({ external_id: k, last_day: v.lastDay, covered_day: v.coveredDay })));
     const nr = await db.pool.query(`SELECT last_national_day, covered_day FROM retailer WHERE slug = 'newworld'`);
     expect(nr.rows[0]).toEqual({ last_national_day: natDays.lastDay, covered_day: natDays.coveredDay });
+    // The chain's collections count the listings observed each day.
+    const coll = await db.pool.query(`SELECT day::text, listings FROM collection WHERE store_id IS NULL ORDER BY day`);
+    expect(coll.rows).toEqual(wantListings);
   });
 });
 
@@ -509,5 +533,78 @@ describe('listing ids', () => {
     // Within a chain, in byte order of the external id (not the server's collation: 'B1' before 'a2', '_x' after 'B1').
     const woolworths = forward.filter((r) => r.key.startsWith('woolworths:')).map((r) => r.key.slice('woolworths:'.length));
     expect(woolworths).toEqual([...ids].sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1)));
+  });
+});
+
+describe('listing ids of a file of several days (issue 31: a day mostly of new listings is merged from a copy of its rows with their ids)', () => {
+  const rows = (day: string, ids: string[], chains = ['woolworths', 'paknsave']): ObservationInput[] =>
+    ids.flatMap((external_id, i) => chains.map((retailer, c) => ({ day, retailer, store: '', external_id, price: 100 * (c + 1) + i })));
+  const spans = async (db: TestDatabase) => (await db.pool.query(
+    `SELECT r.slug, l.external_id, n.first_day::text, n.last_day::text, n.price FROM national_price_span n
+     JOIN listing l ON l.id = n.listing_id JOIN retailer r ON r.id = l.retailer_id ORDER BY 1, 2, 3`)).rows;
+  const allIds = async (db: TestDatabase, slug?: string) => (await db.pool.query<{ id: number }>(
+    `SELECT l.id FROM listing l JOIN retailer r ON r.id = l.retailer_id WHERE $1::text IS NULL OR r.slug = $1 ORDER BY 1`, [slug ?? null])).rows.map((r) => r.id);
+
+  it('reports every listing of every merged day, and gives the same spans as a day-by-day ingest', async () => {
+    const days = [rows('2026-08-01', ['a', 'b', 'c']), rows('2026-08-02', ['a', 'b', 'c', 'd']), rows('2026-08-03', ['e', 'b'])];
+    const whole = await createTestDatabase('ingest_ids_days');
+    const byDay = await createTestDatabase('ingest_ids_by_day');
+    try {
+      // One file of three days, every listing new to it: its keys stay provisional in staging for every day.
+      const r = await ingest(whole.pool, records(days.flat()), { progress: false });
+      expect(r.merged).toEqual(['2026-08-01', '2026-08-02', '2026-08-03']);
+      expect(r.listingIds).toEqual(await allIds(whole));
+      expect(r.listingIds).toHaveLength(10);
+      for (const d of days) await ingest(byDay.pool, records(d), { progress: false });
+      expect(await spans(whole)).toEqual(await spans(byDay));
+      const listings = `SELECT r.slug, c.day::text, c.listings FROM collection c JOIN retailer r ON r.id = c.retailer_id WHERE c.store_id IS NULL ORDER BY 1, 2`;
+      expect((await whole.pool.query(listings)).rows.map((c) => `${c.slug} ${c.day} ${c.listings}`)).toEqual([
+        'paknsave 2026-08-01 3', 'paknsave 2026-08-02 4', 'paknsave 2026-08-03 2', 'woolworths 2026-08-01 3', 'woolworths 2026-08-02 4', 'woolworths 2026-08-03 2',
+      ]);
+      // A day of known listings and one new one (of the first row's chain): its one provisional key is replaced in place.
+      const next = await ingest(whole.pool, records(rows('2026-08-04', ['a', 'b', 'c', 'd', 'e', 'f'], ['woolworths'])), { progress: false });
+      expect(next.listingIds).toEqual(await allIds(whole, 'woolworths'));
+      expect(next.listingIds).toHaveLength(6);
+      expect((await spans(whole)).filter((s) => s.first_day === '2026-08-04').map((s) => `${s.slug}:${s.external_id}:${s.price}`))
+        .toEqual(['woolworths:a:100', 'woolworths:c:102', 'woolworths:d:103', 'woolworths:e:104', 'woolworths:f:105']);
+      // Days out of order in a file, the earlier one already ingested (skipped): a listing is created
+      // on its earliest day, whichever row came first.
+      await ingest(byDay.pool, records(rows('2026-08-04', ['a', 'b', 'c', 'd', 'e', 'f'], ['woolworths'])), { progress: false });
+      const d5 = rows('2026-08-05', ['g', 'a']);
+      const d6 = rows('2026-08-06', ['h', 'g', 'a']);
+      await ingest(whole.pool, records(d5), { progress: false });
+      const late = await ingest(whole.pool, records([...d6, ...d5]), { progress: false });
+      expect([late.merged, late.skipped]).toEqual([['2026-08-06'], 2]);
+      for (const d of [d5, d6]) await ingest(byDay.pool, records(d), { progress: false });
+      expect(await spans(whole)).toEqual(await spans(byDay));
+      const seen = `SELECT r.slug, l.external_id, l.first_seen::text FROM listing l JOIN retailer r ON r.id = l.retailer_id ORDER BY 1, 2`;
+      expect((await whole.pool.query(seen)).rows).toEqual((await byDay.pool.query(seen)).rows);
+    } finally {
+      await whole.drop();
+      await byDay.drop();
+    }
+  });
+
+  it('closes the source when a row is refused (a file reader stops reading)', async () => {
+    const db = await createTestDatabase('ingest_close');
+    try {
+      let closed = false;
+      let read = 0;
+      function* source(): Generator<RawRecord> {
+        try {
+          for (let i = 0; i < 1000; i++) {
+            read += 1;
+            yield { line: i + 2, record: { day: '2026-08-01', retailer: 'woolworths', store: '', external_id: `x${i}`, price: i === 3 ? '1e3' : 100 } };
+          }
+        } finally {
+          closed = true;
+        }
+      }
+      await expect(ingest(db.pool, source(), { progress: false })).rejects.toThrow('line 5, column price: "1e3" is not integer cents (write digits only, e.g. 349)');
+      expect(read).toBe(4);
+      expect(closed).toBe(true);
+    } finally {
+      await db.drop();
+    }
   });
 });

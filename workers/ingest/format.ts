@@ -553,21 +553,28 @@ async function checkCsvStart(file: string, name: string): Promise<void> {
 export async function* readCsv(file: string): AsyncGenerator<RawRecord> {
   const name = path.basename(file);
   await checkCsvStart(file, name);
+  // Records are read as arrays and made objects here: the parser's own `columns` option defines
+  // each property (Object.defineProperty), which doubled the parse (500,000 rows: 1.8 s, 1.0 s as
+  // arrays). The header's names are known columns, each once ({@link checkHeader}), so plain
+  // assignment is safe. The record length is checked here too, in the parser's words for a file
+  // read with `columns` ("Invalid Record Length: columns length is 5, got 4 on line 3").
   const parser = fs.createReadStream(file).pipe(
-    parse({
-      columns: (header: string[]) => {
-        checkHeader(header, name);
-        return header;
-      },
-      bom: true,
-      relax_column_count: false,
-      skip_empty_lines: true,
-      info: true,
-    }),
+    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
   );
+  let header: string[] | null = null;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: unknown; info: { lines: number } }>) {
-      yield { line: info.lines, record, file: name };
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      if (header === null) {
+        checkHeader(record, name);
+        header = record;
+        continue;
+      }
+      if (record.length !== header.length) {
+        throw Object.assign(new Error(`Invalid Record Length: columns length is ${header.length}, got ${record.length} on line ${info.lines}`), { lines: info.lines });
+      }
+      const fields: Record<string, string> = {};
+      for (let i = 0; i < header.length; i++) fields[header[i]] = record[i];
+      yield { line: info.lines, record: fields, file: name };
     }
   } catch (e) {
     if (e instanceof ObservationError) throw e;
