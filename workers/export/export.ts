@@ -149,13 +149,31 @@ export async function streamTableCsv(
   const source = TABLE_SOURCES[table.name];
   const ranges: (IdRange | null)[] = source?.chunkBy ? await listingRanges(client, chunkListings) : [null];
   let rows = 0;
-  for (let i = 0; i < ranges.length; i++) {
-    const header = i === 0;
-    const copy = client.query(copyTo(`COPY (${exportSelect(table, source, ranges[i])}) TO STDOUT WITH (FORMAT csv, HEADER ${header}, ENCODING 'UTF8')`));
-    for await (const chunk of copy as AsyncIterable<Buffer>) await write(chunk);
-    rows += copy.rowCount;
-  }
+  for (let i = 0; i < ranges.length; i++) rows += await copyCsv(client, table, ranges[i], i === 0, write);
   return rows;
+}
+
+/**
+ * One COPY of `table`'s CSV (the listing-id `range`, or the whole table when null; the header row
+ * when `header`), each chunk passed to `write` as it arrives (awaited: backpressure).
+ * @returns COPY's row count. It comes in the CommandComplete message, which pg hands to the copy
+ *   stream only after the stream has ended (pg-copy-streams pushes its end at CopyDone), so it is
+ *   read once a statement queued behind the COPY has answered: reading it at the stream's end
+ *   gave 0 for a range now and then under load (a run counted 424 rows fewer than it wrote).
+ */
+async function copyCsv(
+  client: pg.PoolClient,
+  table: ExportTable,
+  range: IdRange | null,
+  header: boolean,
+  write: (chunk: Buffer) => void | Promise<void>,
+): Promise<number> {
+  const copy = client.query(
+    copyTo(`COPY (${exportSelect(table, TABLE_SOURCES[table.name], range)}) TO STDOUT WITH (FORMAT csv, HEADER ${header}, ENCODING 'UTF8')`),
+  );
+  for await (const chunk of copy as AsyncIterable<Buffer>) await write(chunk);
+  await client.query('SELECT 1');
+  return copy.rowCount;
 }
 
 /** Connections that read a chunked table's ranges at once, by default: PostgreSQL sorts each range in one backend, so two use two cores. */
@@ -188,10 +206,7 @@ async function gzipMember(client: pg.PoolClient, table: ExportTable, range: IdRa
   ended.catch(() => {}); // awaited below; an early failure surfaces through the writes too
   let skip = header ? 1 : 0; // the header line is not a row
   try {
-    const copy = client.query(
-      copyTo(`COPY (${exportSelect(table, TABLE_SOURCES[table.name], range)}) TO STDOUT WITH (FORMAT csv, HEADER ${header}, ENCODING 'UTF8')`),
-    );
-    for await (const chunk of copy as AsyncIterable<Buffer>) {
+    const rows = await copyCsv(client, table, range, header, async (chunk) => {
       if (bar) {
         let n = 0;
         for (let k = chunk.indexOf(10); k !== -1; k = chunk.indexOf(10, k + 1)) n++;
@@ -200,10 +215,10 @@ async function gzipMember(client: pg.PoolClient, table: ExportTable, range: IdRa
         if (inc > 0) bar.increment(inc);
       }
       if (!gzip.write(chunk)) await once(gzip, 'drain');
-    }
+    });
     gzip.end();
     await ended;
-    return { parts, rows: copy.rowCount };
+    return { parts, rows };
   } catch (e) {
     gzip.destroy();
     throw e;
