@@ -119,4 +119,19 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+/** A failure as one line for the command's user (no stack trace); PostgreSQL's "database does not exist" with what the command expects. */
+function failure(e: unknown): string {
+  const err = e as { code?: string; message?: string };
+  if (err?.code === '3D000') {
+    return `${err.message}: DATABASE_URL (or TEST_DATABASE_URL) names the server through a database that exists (e.g. postgres); the panel goes into the database "synthetic" on it, created when missing, or into --database`;
+  }
+  return err?.message ?? String(e);
+}
+
+// An explicit exit, as workers/cli.ts: the embedded server's package hooks the process's exit
+// (async-exit-hook) and would end it with 0 whatever the exit code set here.
+const code = await main(process.argv.slice(2)).catch((e: unknown) => {
+  console.error(`synth failed: ${failure(e)}`);
+  return 1;
+});
+process.exit(code);
