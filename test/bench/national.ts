@@ -535,7 +535,9 @@ async function main(): Promise<void> {
   }
   if (failed) {
     console.log(`${failed} failure(s)`);
-    process.exitCode = 1;
+    // Explicitly: the embedded server's package (async-exit-hook) ends the process with 0 at
+    // beforeExit whatever process.exitCode says.
+    process.exit(1);
   }
 }
 

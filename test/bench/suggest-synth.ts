@@ -93,3 +93,6 @@ try {
 } finally {
   await pool.end();
 }
+// Explicitly: the embedded server's package (async-exit-hook) ends the process with 0 at
+// beforeExit whatever process.exitCode says.
+process.exit(process.exitCode ?? 0);
