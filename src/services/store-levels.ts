@@ -200,11 +200,17 @@ export async function storeDeals(pool: pg.Pool, storeIds: readonly number[]): Pr
   const { rows } = await pool.query<StoreListingRow & { saving: number }>(
     `SELECT x.* FROM unnest($1::int[]) AS s(id)
      CROSS JOIN LATERAL (
-       SELECT ${ROW_COLUMNS}, ${SAVING_SQL} AS saving
-       FROM store_listing sl JOIN listing l ON l.id = sl.listing_id JOIN retailer r ON r.id = l.retailer_id
-       WHERE sl.store_id = s.id AND sl.promo_kind IN (${DEAL_PROMO_KINDS.join(', ')}) AND ${SAVING_SQL} > 0
-       ORDER BY ${SAVING_SQL} / sl.price DESC, ${SAVING_SQL} DESC, sl.listing_id
-       LIMIT ${STORE_DEALS_CAP}
+       -- The page from store_listing alone, then its listings: joining every deal of the store to
+       -- listing before the LIMIT cost 35-67 ms at 7,869 deals (SYNTHETIC 120,000-listing panel).
+       SELECT ${ROW_COLUMNS}, sl.saving
+       FROM (
+         SELECT sl.*, ${SAVING_SQL} AS saving FROM store_listing sl
+         WHERE sl.store_id = s.id AND sl.promo_kind IN (${DEAL_PROMO_KINDS.join(', ')}) AND ${SAVING_SQL} > 0
+         ORDER BY ${SAVING_SQL} / sl.price DESC, ${SAVING_SQL} DESC, sl.listing_id
+         LIMIT ${STORE_DEALS_CAP}
+       ) sl
+       JOIN listing l ON l.id = sl.listing_id JOIN retailer r ON r.id = l.retailer_id
+       ORDER BY sl.saving / sl.price DESC, sl.saving DESC, sl.listing_id
      ) x`,
     [storeIds],
   );
