@@ -213,7 +213,7 @@ function parseAcceptsGzip(value: string): boolean {
 /** Adds `token` to a Vary header value unless it is there (or `*`). */
 function varyWith(current: unknown, token: string): string {
   if (current === undefined) return token; // the usual case: nothing varies yet
-  const list = current === undefined ? [] : String(current).split(',').map((s) => s.trim()).filter(Boolean);
+  const list = String(current).split(',').map((s) => s.trim()).filter(Boolean);
   if (list.includes('*') || list.some((s) => s.toLowerCase() === token.toLowerCase())) return list.join(', ');
   return [...list, token].join(', ');
 }

@@ -545,7 +545,7 @@ async function mergeDayInSql(
     // with their ids, which costs a third of an UPDATE of as many rows of `stg` (every row rewritten,
     // and its key indexed). `stg` keeps the provisional keys (see {@link ingest}'s listing ids).
     await q(`CREATE TEMP TABLE stg_day ON COMMIT DROP AS
-      SELECT ${STAGE_COLUMNS.map((c) => (c === 'listing_id' ? 's.listing_id' : `s.${c}`)).join(', ')} FROM stg s WHERE s.day = $1 AND s.listing_id > 0
+      SELECT ${STAGE_COLUMNS.map((c) => `s.${c}`).join(', ')} FROM stg s WHERE s.day = $1 AND s.listing_id > 0
       UNION ALL
       SELECT ${STAGE_COLUMNS.map((c) => (c === 'listing_id' ? 'coalesce(m.id, s.listing_id)' : `s.${c}`)).join(', ')} FROM stg s
         LEFT JOIN (SELECT k.listing_id AS key, l.id FROM stg_keys k JOIN listing l ON l.retailer_id = k.retailer_id AND l.external_id = k.external_id) m

@@ -12,18 +12,12 @@ UPDATE retailer r SET listing_count = c.n
 FROM (SELECT retailer_id, count(*)::int AS n FROM listing GROUP BY retailer_id) c
 WHERE c.retailer_id = r.id;
 
-CREATE FUNCTION listing_count_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Rows inserted add to their chain's count, rows deleted subtract: the two triggers below name
+-- their transition table `changed`.
+CREATE FUNCTION listing_count_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE retailer r SET listing_count = r.listing_count + c.n
-  FROM (SELECT retailer_id, count(*)::int AS n FROM inserted GROUP BY retailer_id) c
-  WHERE c.retailer_id = r.id;
-  RETURN NULL;
-END $$;
-
-CREATE FUNCTION listing_count_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  UPDATE retailer r SET listing_count = r.listing_count - c.n
-  FROM (SELECT retailer_id, count(*)::int AS n FROM deleted GROUP BY retailer_id) c
+  UPDATE retailer r SET listing_count = r.listing_count + CASE TG_OP WHEN 'INSERT' THEN c.n ELSE -c.n END
+  FROM (SELECT retailer_id, count(*)::int AS n FROM changed GROUP BY retailer_id) c
   WHERE c.retailer_id = r.id;
   RETURN NULL;
 END $$;
@@ -43,9 +37,9 @@ BEGIN
 END $$;
 
 CREATE TRIGGER listing_count_insert AFTER INSERT ON listing
-  REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION listing_count_insert();
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION listing_count_change();
 CREATE TRIGGER listing_count_delete AFTER DELETE ON listing
-  REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION listing_count_delete();
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION listing_count_change();
 CREATE TRIGGER listing_count_truncate AFTER TRUNCATE ON listing
   FOR EACH STATEMENT EXECUTE FUNCTION listing_count_truncate();
 CREATE TRIGGER listing_retailer_fixed BEFORE UPDATE OF retailer_id ON listing
