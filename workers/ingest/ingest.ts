@@ -410,25 +410,22 @@ export async function ingest(
     const t2 = performance.now();
     const bar = makeProgress(opts.progress, 'ingest days', days.length);
     const stage: StageState = { rows: counter.rows, rekeyedSinceAnalyze: 0 };
+    // The listings of the merged days, as each day's merge reports them (one row a listing, not a
+    // scan of every staged row). At most the catalogue's size.
+    const merged = new Set<number>();
     for (const day of days) {
       // One transaction per day, on the held connection (its temporary tables and advisory locks);
       // the job runner bumps the data version after the call (workers/jobs).
       await inTransaction(client, async (tx) => {
-        await mergeDayInSql(tx, day, [...(counter.stores.get(day) ?? [])], mode, opts.afterGap === true, opts.source ?? null,
+        const ids = await mergeDayInSql(tx, day, [...(counter.stores.get(day) ?? [])], mode, opts.afterGap === true, opts.source ?? null,
           observedAt(opts, day, today), stage, counter.dayRows.get(day) ?? 0, counter.provisionalRows.get(day) ?? 0);
+        for (const id of ids) merged.add(id);
       });
       bar.increment();
     }
     bar.stop();
     const t3 = performance.now();
-    // Every merged day gave its listings ids; a day merged from `stg_day` left its provisional keys in
-    // `stg`, found here by chain and external id.
-    const listingIds = days.length === 0 ? [] : (await client.query<{ id: number }>(
-      `SELECT listing_id AS id FROM stg WHERE listing_id > 0
-       ${refs.provisionalCount === 0 ? '' : `UNION
-       SELECT l.id FROM stg_keys k JOIN listing l ON l.retailer_id = k.retailer_id AND l.external_id = k.external_id
-       WHERE k.listing_id IN (SELECT listing_id FROM stg WHERE listing_id < 0)`}
-       ORDER BY 1`)).rows.map((r) => r.id);
+    const listingIds = [...merged].sort((a, b) => a - b);
     const seconds = { stage: (t1 - t0) / 1000, check: (t2 - t1) / 1000, merge: (t3 - t2) / 1000 };
     return { rows: counter.rows, days: inputDays, merged: days, skipped, listingIds, seconds };
   } finally {
@@ -510,12 +507,12 @@ interface StageState {
  * national spans, daily store statistics and collections; `stores` are the ids of the stores
  * observed that day, `dayRows` the rows staged for it and `provisional` how many of them have a
  * provisional listing key (counted while staging; an upper bound once skipped chain-days are
- * deleted). Writes only what changed.
+ * deleted). Writes only what changed. Returns the ids of the listings observed that day.
  */
 async function mergeDayInSql(
   client: pg.PoolClient, day: string, stores: number[], mode: CollectionMode, afterGap: boolean, source: string | null, at: Date | null,
   stage: StageState, dayRows: number, provisional: number,
-): Promise<void> {
+): Promise<number[]> {
   // Whether this day covers its scopes (src/domain/spans.ts CollectionMode): every store in the rows
   // when the mode is complete; a chain's national scope when it also has national rows that day or
   // every active store of it is in the rows.
@@ -708,4 +705,6 @@ async function mergeDayInSql(
     SELECT retailer_id, store_id, day, $2, count(*), '', $3, ${observedAtSql('$1', '$4')}, count(*)
     FROM ${src} WHERE day = $1 AND store_id IS NOT NULL GROUP BY retailer_id, store_id, day`,
     [day, mode, source, at]);
+  // `nat` has one row for each listing observed this day (its national row, else its stores' median).
+  return (await client.query<{ id: number }>('SELECT listing_id AS id FROM nat')).rows.map((r) => r.id);
 }

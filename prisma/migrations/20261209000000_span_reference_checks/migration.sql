@@ -16,22 +16,27 @@
 ALTER TABLE store_price_span DROP CONSTRAINT store_price_span_listing_id_fkey,
   DROP CONSTRAINT store_price_span_store_id_fkey;
 
--- AFTER INSERT, for each statement: the inserted rows are `new_spans`.
+-- AFTER INSERT, for each statement: the inserted rows are `new_spans`. Their distinct ids are read
+-- once (a hash aggregate), then locked and probed one each; the ids a row lock skipped (deleted
+-- meanwhile) are the missing ones. (An anti-join of every inserted row with LIMIT 1 is planned as a
+-- nested loop: 0.3-0.4 s for 449,000 spans on PostgreSQL 18.)
 CREATE FUNCTION store_price_span_check_refs() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
+  listings INTEGER[];
+  stores INTEGER[];
   missing INTEGER;
 BEGIN
-  PERFORM 1 FROM listing l WHERE l.id IN (SELECT listing_id FROM new_spans) FOR KEY SHARE;
-  SELECT n.listing_id INTO missing FROM new_spans n
-    WHERE NOT EXISTS (SELECT 1 FROM listing l WHERE l.id = n.listing_id) LIMIT 1;
+  SELECT array_agg(id) INTO listings FROM (SELECT DISTINCT listing_id AS id FROM new_spans) d;
+  SELECT array_agg(id) INTO stores FROM (SELECT DISTINCT store_id AS id FROM new_spans) d;
+  PERFORM 1 FROM listing l WHERE l.id = ANY(listings) FOR KEY SHARE;
+  SELECT u INTO missing FROM unnest(listings) u WHERE NOT EXISTS (SELECT 1 FROM listing l WHERE l.id = u) LIMIT 1;
   IF FOUND THEN
     RAISE EXCEPTION 'insert or update on table "store_price_span" violates foreign key constraint "store_price_span_listing_id_fkey"'
       USING ERRCODE = 'foreign_key_violation', DETAIL = format('Key (listing_id)=(%s) is not present in table "listing".', missing),
         TABLE = 'store_price_span', CONSTRAINT = 'store_price_span_listing_id_fkey';
   END IF;
-  PERFORM 1 FROM store s WHERE s.id IN (SELECT store_id FROM new_spans) FOR KEY SHARE;
-  SELECT n.store_id INTO missing FROM new_spans n
-    WHERE NOT EXISTS (SELECT 1 FROM store s WHERE s.id = n.store_id) LIMIT 1;
+  PERFORM 1 FROM store s WHERE s.id = ANY(stores) FOR KEY SHARE;
+  SELECT u INTO missing FROM unnest(stores) u WHERE NOT EXISTS (SELECT 1 FROM store s WHERE s.id = u) LIMIT 1;
   IF FOUND THEN
     RAISE EXCEPTION 'insert or update on table "store_price_span" violates foreign key constraint "store_price_span_store_id_fkey"'
       USING ERRCODE = 'foreign_key_violation', DETAIL = format('Key (store_id)=(%s) is not present in table "store".', missing),
