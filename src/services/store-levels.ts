@@ -16,7 +16,7 @@ import { INDEX_WINDOW } from './food-index.js';
 import { DEAL_PROMO_KINDS } from '../domain/deals.js';
 import { PROMO_KIND } from '../domain/spans.js';
 import { multibuyUnitPriceSql } from './span-sql.js';
-import { allWordsSql, filterText, joinedWordPatterns } from './text-filter.js';
+import { allWordsParamsSql, filterText, wordPatterns } from './text-filter.js';
 import { STORE_LISTING_LIMIT } from '../domain/limits.js';
 /** get_store_listings `limit`, held in src/domain/limits.ts. */
 export { STORE_LISTING_LIMIT };
@@ -262,28 +262,37 @@ export function storeListingsKey(storeId: number, args: { q?: string | null; lim
  * the query, normalised as the search normalises text (lowercase, accents, apostrophes and hyphens
  * removed), must occur in the listing's normalised brand and name — dearest against the median
  * first (ratio descending, then listing id), `limit` rows from `offset`, with the true `total` of
- * matches. One statement for every key.
+ * matches. The keys without `q` in one statement; each key with `q` in its own, one parameter per
+ * word, so that the trigram index on listing.search_name can find the matches before the store's
+ * rows are read (a batched statement tested every row of the store against every word: p99 489 ms
+ * on a SYNTHETIC panel of 200 stores × 120,000 listings).
  */
 export async function storeListingPages(pool: pg.Pool, keys: readonly StoreListingsKey[]): Promise<StoreListingsPage[]> {
-  // k.q: each key's word patterns joined by spaces (joinedWordPatterns), NULL without q.
-  const match = `(k.q IS NULL OR ${allWordsSql('l.search_name', `string_to_array(k.q, ' ')`)})`;
+  const pages: StoreListingsPage[] = keys.map((k) => ({ total: 0, limit: k.limit, offset: k.offset, listings: [] }));
+  const plain = keys.flatMap((k, i) => (k.q === null ? [i] : []));
+  const filtered = keys.flatMap((k, i) => (k.q === null ? [] : [i]));
+  await Promise.all([
+    plain.length === 0 ? null : unfilteredPages(pool, plain.map((i) => keys[i])).then((got) => got.forEach((p, j) => { pages[plain[j]] = p; })),
+    ...filtered.map((i) => filteredPage(pool, keys[i]).then((p) => { pages[i] = p; })),
+  ]);
+  return pages;
+}
+
+/** {@link storeListingPages} for keys without `q`: one statement for all. */
+async function unfilteredPages(pool: pg.Pool, keys: readonly StoreListingsKey[]): Promise<StoreListingsPage[]> {
   const { rows } = await pool.query<{ i: string; total: number } & ({ [K in keyof StoreListingRow]: StoreListingRow[K] | null })>(
     `SELECT k.i, t.total, x.*
-     FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) WITH ORDINALITY AS k(store_id, q, lim, off, i)
-     CROSS JOIN LATERAL (
-       SELECT count(*)::int AS total FROM store_listing sl
-       WHERE sl.store_id = k.store_id
-         AND (k.q IS NULL OR EXISTS (SELECT 1 FROM listing l WHERE l.id = sl.listing_id AND ${match}))
-     ) t
+     FROM unnest($1::int[], $2::int[], $3::int[]) WITH ORDINALITY AS k(store_id, lim, off, i)
+     CROSS JOIN LATERAL (SELECT count(*)::int AS total FROM store_listing sl WHERE sl.store_id = k.store_id) t
      LEFT JOIN LATERAL (
        SELECT ${ROW_COLUMNS}
        FROM store_listing sl JOIN listing l ON l.id = sl.listing_id JOIN retailer r ON r.id = l.retailer_id
-       WHERE sl.store_id = k.store_id AND ${match}
+       WHERE sl.store_id = k.store_id
        ORDER BY sl.ratio DESC, sl.listing_id
        LIMIT k.lim OFFSET k.off
      ) x ON true
      ORDER BY k.i, x.ratio DESC, x.id`,
-    [keys.map((k) => k.storeId), keys.map((k) => joinedWordPatterns(k.q)), keys.map((k) => k.limit), keys.map((k) => k.offset)],
+    [keys.map((k) => k.storeId), keys.map((k) => k.limit), keys.map((k) => k.offset)],
   );
   const pages: StoreListingsPage[] = keys.map((k) => ({ total: 0, limit: k.limit, offset: k.offset, listings: [] }));
   for (const { i, total, ...row } of rows) {
@@ -292,6 +301,25 @@ export async function storeListingPages(pool: pg.Pool, keys: readonly StoreListi
     if (row.id !== null) page.listings.push(row as StoreListingRow);
   }
   return pages;
+}
+
+/** {@link storeListingPages} for one key with `q`: its matches once, then their count and the page. */
+async function filteredPage(pool: pg.Pool, key: StoreListingsKey): Promise<StoreListingsPage> {
+  const patterns = wordPatterns(key.q!);
+  const { rows } = await pool.query<{ total: number } & ({ [K in keyof StoreListingRow]: StoreListingRow[K] | null })>(
+    `WITH m AS MATERIALIZED (
+       SELECT ${ROW_COLUMNS}
+       FROM store_listing sl JOIN listing l ON l.id = sl.listing_id JOIN retailer r ON r.id = l.retailer_id
+       WHERE sl.store_id = $1 AND ${allWordsParamsSql('l.search_name', 4, patterns.length)}
+     )
+     SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM m) t
+     LEFT JOIN LATERAL (SELECT * FROM m ORDER BY m.ratio DESC, m.id LIMIT $2 OFFSET $3) p ON true
+     ORDER BY p.ratio DESC, p.id`,
+    [key.storeId, key.limit, key.offset, ...patterns],
+  );
+  const page: StoreListingsPage = { total: rows[0]?.total ?? 0, limit: key.limit, offset: key.offset, listings: [] };
+  for (const { total: _, ...row } of rows) if (row.id !== null) page.listings.push(row as StoreListingRow);
+  return page;
 }
 
 /** One level series request of a store (get_store_levels). */

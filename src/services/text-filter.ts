@@ -21,9 +21,8 @@
  *    shopper already chose (one store's listings, one category); every word narrows, in any order,
  *    and "watties" finds "Wattie's". Words become escaped LIKE patterns ({@link wordPatterns}); the
  *    SQL is {@link allWordsParamsSql} (one parameter per word, so the trigram index on
- *    `search_name` serves each: browse_retailer scans a whole chain) or {@link allWordsSql} (the
- *    patterns as one array, for a statement answering many requests at once: get_store_listings,
- *    within one store's rows). Decided here: get_store_listings used to split the normalised text
+ *    `search_name` serves each: browse_retailer scans a whole chain, get_store_listings finds a
+ *    word's listings before reading the store's rows). Decided here: get_store_listings used to split the normalised text
  *    in SQL and test each word with `strpos`; it now uses the same words and LIKE patterns as
  *    browse_retailer (the same answers: normalizeSearchText equals search_normalize,
  *    test/integration/rules-agree.test.ts).
@@ -108,24 +107,6 @@ export function wordPatterns(q: string): string[] {
 export function allWordsParamsSql(column: string, first: number, count: number): string {
   if (count === 0) return 'true';
   return Array.from({ length: count }, (_, i) => `${column} LIKE $${first + i}`).join(' AND ');
-}
-
-/**
- * The **words** rule in SQL over an array: `column` is LIKE every pattern of `patterns`, the SQL of
- * a `text[]` of {@link wordPatterns} (e.g. `string_to_array(k.words, ' ')` over the patterns
- * joined by spaces, {@link joinedWordPatterns}: a word never holds a space). An empty array matches.
- */
-export function allWordsSql(column: string, patterns: string): string {
-  return `NOT EXISTS (SELECT 1 FROM unnest(${patterns}) AS w(pattern) WHERE ${column} NOT LIKE w.pattern)`;
-}
-
-/**
- * The {@link wordPatterns} of `q` joined by single spaces (a word never holds one: words are split
- * on spaces), for a batched statement that takes one text per request; null for a null `q`. SQL
- * splits it back with `string_to_array(x, ' ')` ("" gives no pattern: everything matches).
- */
-export function joinedWordPatterns(q: string | null): string | null {
-  return q === null ? null : wordPatterns(q).join(' ');
 }
 
 /** Whether `q` has a letter or a digit, i.e. whether the **prefix** rule filters by it (and browse_shelf ranks by relevance). */
