@@ -141,6 +141,10 @@ export const Store = named(
     region: z.string().nullable().describe("Retailer's own region code"),
     lat: z.number(),
     lng: z.number(),
+    distance_km: z
+      .number()
+      .nullable()
+      .describe('Great-circle distance from the point given to list_stores (lat, lng), kilometres, two decimals; null without a point (and in get_store)'),
     level: z.number().nullable().describe("Basket price level vs the chain's national median (1.03 = 3 % dearer); null when too few items are priced"),
     n_items: z.int().describe('Basket items the level is computed from'),
     club: z.int().describe('Club-price promotions this week'),

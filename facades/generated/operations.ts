@@ -233,7 +233,7 @@ export type get_storeQueryVariables = Exact<{
 }>;
 
 
-export type get_storeQuery = { store: { id: number, name: string, region: string | null, lat: number, lng: number, level: number | null, club: number, sale: number, multibuy: number, day: string | null, town: string, area: string, urban: string | null, listings_priced: number, retailer: string, n_items: number, groups: Array<{ code: string, name: string, level: number, n: number }>, dearer: Array<{ id: number, name: string, brand: string | null, image: string | null, price: number, median: number, ratio: number, size_text: string | null, promo_price: number | null, promo_kind: number | null }>, cheaper: Array<{ id: number, name: string, brand: string | null, image: string | null, price: number, median: number, ratio: number, size_text: string | null, promo_price: number | null, promo_kind: number | null }>, spread: Array<{ bucket: number, n: number }>, deals: Array<{ id: number, retailer: string, name: string, brand: string | null, price: number, image: string | null, available: boolean, size_text: string | null, promo_price: number | null, promo_kind: number | null, multibuy_qty: number | null, multibuy_price: number | null, product_id: number | null }> } | null };
+export type get_storeQuery = { store: { id: number, name: string, region: string | null, lat: number, lng: number, level: number | null, club: number, sale: number, multibuy: number, day: string | null, town: string, area: string, urban: string | null, listings_priced: number, retailer: string, distance_km: number | null, n_items: number, groups: Array<{ code: string, name: string, level: number, n: number }>, dearer: Array<{ id: number, name: string, brand: string | null, image: string | null, price: number, median: number, ratio: number, size_text: string | null, promo_price: number | null, promo_kind: number | null }>, cheaper: Array<{ id: number, name: string, brand: string | null, image: string | null, price: number, median: number, ratio: number, size_text: string | null, promo_price: number | null, promo_kind: number | null }>, spread: Array<{ bucket: number, n: number }>, deals: Array<{ id: number, retailer: string, name: string, brand: string | null, price: number, image: string | null, available: boolean, size_text: string | null, promo_price: number | null, promo_kind: number | null, multibuy_qty: number | null, multibuy_price: number | null, product_id: number | null }> } | null };
 
 export type get_store_levelsQueryVariables = Exact<{
   id: number;
@@ -290,10 +290,13 @@ export type list_storesQueryVariables = Exact<{
   town: string | null | undefined;
   area: string | null | undefined;
   urban: UrbanClass | null | undefined;
+  lat: number | null | undefined;
+  lng: number | null | undefined;
+  radiusKm: number | null | undefined;
 }>;
 
 
-export type list_storesQuery = { stores: Array<{ id: number, name: string, region: string | null, lat: number, lng: number, level: number | null, club: number, sale: number, multibuy: number, day: string | null, town: string, area: string, urban: string | null, retailer: string, n_items: number }> };
+export type list_storesQuery = { stores: Array<{ id: number, name: string, region: string | null, lat: number, lng: number, level: number | null, club: number, sale: number, multibuy: number, day: string | null, town: string, area: string, urban: string | null, retailer: string, distance_km: number | null, n_items: number }> };
 
 export type lookup_gtinQueryVariables = Exact<{
   gtin: string;
@@ -349,7 +352,7 @@ export type HistoryFieldsFragment = { from: Array<string>, to: Array<string>, pr
 
 export type ProductGroupFieldsFragment = { name: string, brand: string | null, image: string | null, product_id: number | null, size_text: string | null, generic_id: number | null, generic_label: string | null, offers: Array<{ id: number, name: string, brand: string | null, image: string | null, available: boolean, retailer: string, size_text: string | null, product_id: number | null, current: { price: number, promo_price: number | null, promo_kind: number | null, multibuy_qty: number | null, multibuy_price: number | null } | null }> };
 
-export type StoreFieldsFragment = { id: number, name: string, region: string | null, lat: number, lng: number, level: number | null, club: number, sale: number, multibuy: number, day: string | null, town: string, area: string, urban: string | null, retailer: string, n_items: number };
+export type StoreFieldsFragment = { id: number, name: string, region: string | null, lat: number, lng: number, level: number | null, club: number, sale: number, multibuy: number, day: string | null, town: string, area: string, urban: string | null, retailer: string, distance_km: number | null, n_items: number };
 
 export type StoreListingFieldsFragment = { id: number, name: string, brand: string | null, image: string | null, price: number, median: number, ratio: number, size_text: string | null, promo_price: number | null, promo_kind: number | null };
 
