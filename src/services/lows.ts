@@ -81,14 +81,18 @@ function lowsSql(key: string): string {
     FROM windowed GROUP BY key, ord, listing_id, paid
   ), minima AS (
     SELECT * FROM (SELECT p.*, min(p.paid) OVER (PARTITION BY p.key, p.ord) AS low FROM paid p) x WHERE x.paid = x.low
-  ), lowest AS (
-    -- Per window, the listings paying its lowest price, with their store counts on their last day.
-    SELECT p.*, c.stores FROM minima p
+  ), counted AS (
+    -- Each listing's store count on the day it last paid a window's low: stores whose own no-card
+    -- price was the low, among those with a span covering the day (NULL when none covers it); once
+    -- per (listing, price, day) however many windows share it.
+    SELECT d.listing_id, d.paid, d.day, c.stores FROM (SELECT DISTINCT listing_id, paid, day FROM minima) d
     LEFT JOIN LATERAL (
-      SELECT CASE WHEN count(*) > 0 THEN (count(*) FILTER (WHERE ${noCardPriceSql('ss')} = p.paid))::int END AS stores
+      SELECT CASE WHEN count(*) > 0 THEN (count(*) FILTER (WHERE ${noCardPriceSql('ss')} = d.paid))::int END AS stores
       FROM store_price_span ss JOIN store st ON st.id = ss.store_id
-      WHERE ss.listing_id = p.listing_id AND ss.first_day <= p.day AND ${spanToSql('ss', storeCoveredDay('st'))} >= p.day
+      WHERE ss.listing_id = d.listing_id AND ss.first_day <= d.day AND ${spanToSql('ss', storeCoveredDay('st'))} >= d.day
     ) c ON true
+  ), lowest AS (
+    SELECT m.*, c.stores FROM minima m JOIN counted c USING (listing_id, paid, day)
   )
   SELECT a.key AS id, a.as_of::text AS as_of, lo.ord, lo.paid AS price, lo.day::text AS day, lo.days, lo.stores,
          lo.listing_id, r.slug AS retailer
