@@ -193,6 +193,14 @@ export type get_listing_historyQueryVariables = Exact<{
 
 export type get_listing_historyQuery = { listingHistory: { from: Array<string>, to: Array<string>, price: Array<number>, promo: Array<number | null>, kind: Array<number | null>, multibuy_qty: Array<number | null>, multibuy_price: Array<number | null> } };
 
+export type get_listing_lowsQueryVariables = Exact<{
+  id: number;
+  min_days: number;
+}>;
+
+
+export type get_listing_lowsQuery = { listing: { listing_id: number, lows: { as_of: string | null, min_days: number, last_90_days: { price: number, day: string, days: number, stores: number | null } | null, last_365_days: { price: number, day: string, days: number, stores: number | null } | null, all_time: { price: number, day: string, days: number, stores: number | null } | null } } | null };
+
 export type get_productQueryVariables = Exact<{
   id: number;
 }>;
@@ -206,6 +214,14 @@ export type get_product_historyQueryVariables = Exact<{
 
 
 export type get_product_historyQuery = { productHistory: Array<{ retailer: string, history: { from: Array<string>, to: Array<string>, price: Array<number>, promo: Array<number | null>, kind: Array<number | null>, multibuy_qty: Array<number | null>, multibuy_price: Array<number | null> } }> };
+
+export type get_product_lowsQueryVariables = Exact<{
+  id: number;
+  min_days: number;
+}>;
+
+
+export type get_product_lowsQuery = { product: { product_id: number, lows: { as_of: string | null, min_days: number, last_90_days: { price: number, day: string, days: number, stores: number | null, retailer: string, listing_id: number } | null, last_365_days: { price: number, day: string, days: number, stores: number | null, retailer: string, listing_id: number } | null, all_time: { price: number, day: string, days: number, stores: number | null, retailer: string, listing_id: number } | null } } | null };
 
 export type get_product_spreadQueryVariables = Exact<{
   id: number;
@@ -360,6 +376,10 @@ export type AreaFieldsFragment = { key: string, label: string, level: number | n
 
 export type ShelfSummaryFieldsFragment = { slug: string, label: string, depth: number, parent: string | null, products: number, compare_unit: string | null };
 
+export type ListingLowFieldsFragment = { price: number, day: string, days: number, stores: number | null };
+
+export type ProductLowFieldsFragment = { price: number, day: string, days: number, stores: number | null, retailer: string, listing_id: number };
+
 /** Every persisted operation's result (`data`) and variables types, by operation name. */
 export interface OperationTypes {
   browse_retailer: { result: browse_retailerQuery; variables: browse_retailerQueryVariables };
@@ -377,8 +397,10 @@ export interface OperationTypes {
   get_index_validation: { result: get_index_validationQuery; variables: get_index_validationQueryVariables };
   get_listing: { result: get_listingQuery; variables: get_listingQueryVariables };
   get_listing_history: { result: get_listing_historyQuery; variables: get_listing_historyQueryVariables };
+  get_listing_lows: { result: get_listing_lowsQuery; variables: get_listing_lowsQueryVariables };
   get_product: { result: get_productQuery; variables: get_productQueryVariables };
   get_product_history: { result: get_product_historyQuery; variables: get_product_historyQueryVariables };
+  get_product_lows: { result: get_product_lowsQuery; variables: get_product_lowsQueryVariables };
   get_product_spread: { result: get_product_spreadQuery; variables: get_product_spreadQueryVariables };
   get_product_stores: { result: get_product_storesQuery; variables: get_product_storesQueryVariables };
   get_retailer_levels: { result: get_retailer_levelsQuery; variables: get_retailer_levelsQueryVariables };
