@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import type { OperationTypes } from './generated/operations.js';
-import { MAX_INT } from '../src/domain/limits.js';
+import { MAX_INT, RADIUS_KM } from '../src/domain/limits.js';
 /** Largest id a GraphQL `Int` (32-bit) can carry (src/domain/limits.ts MAX_INT). */
 export const MAX_ID = MAX_INT;
 
@@ -226,6 +226,52 @@ export function optionalEnum<const T extends readonly [string, ...string[]]>(val
     z.enum(values, { error: `must be one of ${values.join(', ')}` }).optional(),
   );
   return description ? schema.describe(description) : schema;
+}
+
+/** A decimal number in plain digits (`-36.85`, `174.76`, `10`); no exponent, no sign but `-`. */
+const DECIMAL_TEXT = /^-?(0|[1-9][0-9]{0,5})(\.[0-9]{1,12})?$/;
+
+/** An optional decimal parameter within [min, max]: digits (REST) or a number (MCP); empty means absent. */
+export function optionalDecimal(min: number, max: number, description: string) {
+  return z
+    .preprocess(
+      (v) => (typeof v !== 'string' ? v : v === '' ? undefined : DECIMAL_TEXT.test(v) ? Number(v) : v),
+      z
+        .number({ error: 'must be a decimal number written in digits, like -36.85' })
+        .min(min, `must be at least ${min}`)
+        .max(max, `must be at most ${max}`)
+        .optional(),
+    )
+    .describe(description);
+}
+
+/**
+ * The point parameters `lat`, `lng` (WGS84 degrees, −90 to 90 and −180 to 180) and `radius_km`
+ * (kilometres, great-circle; default and bounds {@link RADIUS_KM}) shared by plan_shopping_list
+ * and list_stores; `within` says what the radius keeps. Check them with {@link refinePoint}.
+ */
+export function pointParams(within: string) {
+  return {
+    lat: optionalDecimal(-90, 90, `Latitude of the shopper, WGS84 degrees (with lng): ${within}`),
+    lng: optionalDecimal(-180, 180, 'Longitude of the shopper, WGS84 degrees (with lat).'),
+    radius_km: optionalDecimal(
+      RADIUS_KM.min,
+      RADIUS_KM.max,
+      `Kilometres (great-circle) around lat/lng, default ${RADIUS_KM.default}; only with lat and lng.`,
+    ),
+  };
+}
+
+/**
+ * The rules of {@link pointParams} across parameters: `lat` and `lng` come together (the absent one
+ * is named), and `radius_km` only with them.
+ */
+export function refinePoint(p: { lat?: number; lng?: number; radius_km?: number }, ctx: z.RefinementCtx): void {
+  if (p.lat !== undefined && p.lng === undefined) ctx.addIssue({ code: 'custom', path: ['lng'], message: 'is required with lat' });
+  if (p.lng !== undefined && p.lat === undefined) ctx.addIssue({ code: 'custom', path: ['lat'], message: 'is required with lng' });
+  if (p.radius_km !== undefined && p.lat === undefined && p.lng === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['radius_km'], message: 'needs lat and lng' });
+  }
 }
 
 /** One parameter of an operation as the generators see it (api-spec endpoint tables). */

@@ -36,8 +36,10 @@ import getIndexLatest from './operations/get_index_latest.js';
 import getIndexValidation from './operations/get_index_validation.js';
 import getListing from './operations/get_listing.js';
 import getListingHistory from './operations/get_listing_history.js';
+import getListingLows from './operations/get_listing_lows.js';
 import getProduct from './operations/get_product.js';
 import getProductHistory from './operations/get_product_history.js';
+import getProductLows from './operations/get_product_lows.js';
 import getProductSpread from './operations/get_product_spread.js';
 import getProductStores from './operations/get_product_stores.js';
 import getRetailerLevels from './operations/get_retailer_levels.js';
@@ -64,10 +66,12 @@ export const registry = [
   lookupGtin,
   getProduct,
   getProductHistory,
+  getProductLows,
   getProductStores,
   getProductSpread,
   getListing,
   getListingHistory,
+  getListingLows,
   checkSpecial,
   listRetailers,
   listShelves,

@@ -141,6 +141,10 @@ export const Store = named(
     region: z.string().nullable().describe("Retailer's own region code"),
     lat: z.number(),
     lng: z.number(),
+    distance_km: z
+      .number()
+      .nullable()
+      .describe('Great-circle distance from the point given to list_stores (lat, lng), kilometres, two decimals; null without a point (and in get_store)'),
     level: z.number().nullable().describe("Basket price level vs the chain's national median (1.03 = 3 % dearer); null when too few items are priced"),
     n_items: z.int().describe('Basket items the level is computed from'),
     club: z.int().describe('Club-price promotions this week'),
@@ -897,6 +901,60 @@ export const SpecialChecks = named(
     listing_id: z.int(),
     checks: z.array(SpecialCheck).describe('One per current deal kind (special, member, multibuy); [] when none'),
   }),
+);
+
+/** Beyond the contract (issue 32 item 2): one window's low of a listing (src/domain/lows.ts). */
+export const ListingLow = named(
+  'ListingLow',
+  'The lowest price a shopper without a loyalty card paid for one unit in a window: the shelf price, or a special open to everyone (never a club, multibuy or clearance price), from the national series, prices that held fewer than min_days days in a row ignored.',
+  z.object({
+    price: Cents.describe('Lowest no-card price, cents (per kg when sold by weight)'),
+    day: Day.describe('The most recent day of the window it was paid'),
+    days: z.int().describe('Days of the window it was paid'),
+    stores: z
+      .int()
+      .nullable()
+      .describe("Stores of the chain whose own no-card price was this on that day; null when no store price covers the day (a national-only chain, or a day known only from the chain's national price log)"),
+  }),
+);
+
+/** Beyond the contract (issue 32 item 2): one window's low of a product, with the listing that paid it. */
+export const ProductLow = named(
+  'ProductLow',
+  "A ListingLow across a product's linked listings: the lowest of theirs (ties: the most recent day, then more stores, then the lower listing id), with the listing and chain.",
+  z.object({
+    price: Cents.describe('Lowest no-card price, cents (per kg when sold by weight)'),
+    day: Day.describe('The most recent day of the window it was paid'),
+    days: z.int().describe('Days of the window the listing paid it'),
+    stores: z.int().nullable().describe('Stores of its chain whose own no-card price was this on that day; null when no store price covers the day'),
+    listing_id: z.int().describe('The listing that paid it'),
+    retailer: z.string().describe("Its chain's slug"),
+  }),
+);
+
+/** The lows windows of a ListingLows or ProductLows body, with `low` the window type. */
+function lowsWindows<T extends z.ZodType>(low: T) {
+  return {
+    as_of: Day.nullable().describe('Last observed day the windows end at (the data, not today); null when never priced'),
+    min_days: z.int().describe('Prices that held fewer days than this in a row were ignored'),
+    last_90_days: low.nullable().describe('as_of − 89 … as_of; null when no price in it'),
+    last_365_days: low.nullable().describe('as_of − 364 … as_of; null when no price in it'),
+    all_time: low.nullable().describe('All history; null when never priced'),
+  };
+}
+
+/** Beyond the contract (issue 32 item 2): get_listing_lows' body. */
+export const ListingLows = named(
+  'ListingLows',
+  "A listing's historical lows: the lowest no-card price over the last 90 days, the last 365 days and all history.",
+  z.object({ listing_id: z.int(), ...lowsWindows(ListingLow) }),
+);
+
+/** Beyond the contract (issue 32 item 2): get_product_lows' body. */
+export const ProductLows = named(
+  'ProductLows',
+  "A product's historical lows across its linked listings: the lowest no-card price over the last 90 days, the last 365 days and all history.",
+  z.object({ product_id: z.int(), ...lowsWindows(ProductLow) }),
 );
 
 /** Beyond api-spec (issue 16 item 7): a store of a ShoppingList. */

@@ -72,6 +72,7 @@ export function storeResource(s: StoreFieldsFragment): Store {
     region: s.region,
     lat: s.lat,
     lng: s.lng,
+    distance_km: s.distance_km,
     level: s.level,
     n_items: s.n_items,
     club: s.club,

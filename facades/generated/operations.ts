@@ -193,6 +193,14 @@ export type get_listing_historyQueryVariables = Exact<{
 
 export type get_listing_historyQuery = { listingHistory: { from: Array<string>, to: Array<string>, price: Array<number>, promo: Array<number | null>, kind: Array<number | null>, multibuy_qty: Array<number | null>, multibuy_price: Array<number | null> } };
 
+export type get_listing_lowsQueryVariables = Exact<{
+  id: number;
+  min_days: number;
+}>;
+
+
+export type get_listing_lowsQuery = { listing: { listing_id: number, lows: { as_of: string | null, min_days: number, last_90_days: { price: number, day: string, days: number, stores: number | null } | null, last_365_days: { price: number, day: string, days: number, stores: number | null } | null, all_time: { price: number, day: string, days: number, stores: number | null } | null } } | null };
+
 export type get_productQueryVariables = Exact<{
   id: number;
 }>;
@@ -206,6 +214,14 @@ export type get_product_historyQueryVariables = Exact<{
 
 
 export type get_product_historyQuery = { productHistory: Array<{ retailer: string, history: { from: Array<string>, to: Array<string>, price: Array<number>, promo: Array<number | null>, kind: Array<number | null>, multibuy_qty: Array<number | null>, multibuy_price: Array<number | null> } }> };
+
+export type get_product_lowsQueryVariables = Exact<{
+  id: number;
+  min_days: number;
+}>;
+
+
+export type get_product_lowsQuery = { product: { product_id: number, lows: { as_of: string | null, min_days: number, last_90_days: { price: number, day: string, days: number, stores: number | null, retailer: string, listing_id: number } | null, last_365_days: { price: number, day: string, days: number, stores: number | null, retailer: string, listing_id: number } | null, all_time: { price: number, day: string, days: number, stores: number | null, retailer: string, listing_id: number } | null } } | null };
 
 export type get_product_spreadQueryVariables = Exact<{
   id: number;
@@ -233,7 +249,7 @@ export type get_storeQueryVariables = Exact<{
 }>;
 
 
-export type get_storeQuery = { store: { id: number, name: string, region: string | null, lat: number, lng: number, level: number | null, club: number, sale: number, multibuy: number, day: string | null, town: string, area: string, urban: string | null, listings_priced: number, retailer: string, n_items: number, groups: Array<{ code: string, name: string, level: number, n: number }>, dearer: Array<{ id: number, name: string, brand: string | null, image: string | null, price: number, median: number, ratio: number, size_text: string | null, promo_price: number | null, promo_kind: number | null }>, cheaper: Array<{ id: number, name: string, brand: string | null, image: string | null, price: number, median: number, ratio: number, size_text: string | null, promo_price: number | null, promo_kind: number | null }>, spread: Array<{ bucket: number, n: number }>, deals: Array<{ id: number, retailer: string, name: string, brand: string | null, price: number, image: string | null, available: boolean, size_text: string | null, promo_price: number | null, promo_kind: number | null, multibuy_qty: number | null, multibuy_price: number | null, product_id: number | null }> } | null };
+export type get_storeQuery = { store: { id: number, name: string, region: string | null, lat: number, lng: number, level: number | null, club: number, sale: number, multibuy: number, day: string | null, town: string, area: string, urban: string | null, listings_priced: number, retailer: string, distance_km: number | null, n_items: number, groups: Array<{ code: string, name: string, level: number, n: number }>, dearer: Array<{ id: number, name: string, brand: string | null, image: string | null, price: number, median: number, ratio: number, size_text: string | null, promo_price: number | null, promo_kind: number | null }>, cheaper: Array<{ id: number, name: string, brand: string | null, image: string | null, price: number, median: number, ratio: number, size_text: string | null, promo_price: number | null, promo_kind: number | null }>, spread: Array<{ bucket: number, n: number }>, deals: Array<{ id: number, retailer: string, name: string, brand: string | null, price: number, image: string | null, available: boolean, size_text: string | null, promo_price: number | null, promo_kind: number | null, multibuy_qty: number | null, multibuy_price: number | null, product_id: number | null }> } | null };
 
 export type get_store_levelsQueryVariables = Exact<{
   id: number;
@@ -290,10 +306,13 @@ export type list_storesQueryVariables = Exact<{
   town: string | null | undefined;
   area: string | null | undefined;
   urban: UrbanClass | null | undefined;
+  lat: number | null | undefined;
+  lng: number | null | undefined;
+  radiusKm: number | null | undefined;
 }>;
 
 
-export type list_storesQuery = { stores: Array<{ id: number, name: string, region: string | null, lat: number, lng: number, level: number | null, club: number, sale: number, multibuy: number, day: string | null, town: string, area: string, urban: string | null, retailer: string, n_items: number }> };
+export type list_storesQuery = { stores: Array<{ id: number, name: string, region: string | null, lat: number, lng: number, level: number | null, club: number, sale: number, multibuy: number, day: string | null, town: string, area: string, urban: string | null, retailer: string, distance_km: number | null, n_items: number }> };
 
 export type lookup_gtinQueryVariables = Exact<{
   gtin: string;
@@ -349,13 +368,17 @@ export type HistoryFieldsFragment = { from: Array<string>, to: Array<string>, pr
 
 export type ProductGroupFieldsFragment = { name: string, brand: string | null, image: string | null, product_id: number | null, size_text: string | null, generic_id: number | null, generic_label: string | null, offers: Array<{ id: number, name: string, brand: string | null, image: string | null, available: boolean, retailer: string, size_text: string | null, product_id: number | null, current: { price: number, promo_price: number | null, promo_kind: number | null, multibuy_qty: number | null, multibuy_price: number | null } | null }> };
 
-export type StoreFieldsFragment = { id: number, name: string, region: string | null, lat: number, lng: number, level: number | null, club: number, sale: number, multibuy: number, day: string | null, town: string, area: string, urban: string | null, retailer: string, n_items: number };
+export type StoreFieldsFragment = { id: number, name: string, region: string | null, lat: number, lng: number, level: number | null, club: number, sale: number, multibuy: number, day: string | null, town: string, area: string, urban: string | null, retailer: string, distance_km: number | null, n_items: number };
 
 export type StoreListingFieldsFragment = { id: number, name: string, brand: string | null, image: string | null, price: number, median: number, ratio: number, size_text: string | null, promo_price: number | null, promo_kind: number | null };
 
 export type AreaFieldsFragment = { key: string, label: string, level: number | null, stores: number, chains: Array<string>, towns: Array<string> };
 
 export type ShelfSummaryFieldsFragment = { slug: string, label: string, depth: number, parent: string | null, products: number, compare_unit: string | null };
+
+export type ListingLowFieldsFragment = { price: number, day: string, days: number, stores: number | null };
+
+export type ProductLowFieldsFragment = { price: number, day: string, days: number, stores: number | null, retailer: string, listing_id: number };
 
 /** Every persisted operation's result (`data`) and variables types, by operation name. */
 export interface OperationTypes {
@@ -374,8 +397,10 @@ export interface OperationTypes {
   get_index_validation: { result: get_index_validationQuery; variables: get_index_validationQueryVariables };
   get_listing: { result: get_listingQuery; variables: get_listingQueryVariables };
   get_listing_history: { result: get_listing_historyQuery; variables: get_listing_historyQueryVariables };
+  get_listing_lows: { result: get_listing_lowsQuery; variables: get_listing_lowsQueryVariables };
   get_product: { result: get_productQuery; variables: get_productQueryVariables };
   get_product_history: { result: get_product_historyQuery; variables: get_product_historyQueryVariables };
+  get_product_lows: { result: get_product_lowsQuery; variables: get_product_lowsQueryVariables };
   get_product_spread: { result: get_product_spreadQuery; variables: get_product_spreadQueryVariables };
   get_product_stores: { result: get_product_storesQuery; variables: get_product_storesQueryVariables };
   get_retailer_levels: { result: get_retailer_levelsQuery; variables: get_retailer_levelsQueryVariables };

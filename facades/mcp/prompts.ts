@@ -11,6 +11,7 @@
  */
 import type { GetPromptResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { RADIUS_KM } from '../../src/domain/limits.js';
 import { MAX_ID, type AnyOperation } from '../operation.js';
 import checkSpecial from '../operations/check_special.js';
 import getListing from '../operations/get_listing.js';
@@ -70,6 +71,17 @@ export function historyTarget(query: string): HistoryTarget {
 
 const text = (max: number, description: string) => z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`).describe(description);
 
+/**
+ * A decimal argument within [min, max] (WGS84 degrees or km), written in plain digits as list_stores
+ * and plan_shopping_list take it (`-36.85`; no exponent); blank counts as absent when optional.
+ */
+const decimalText = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^-?(0|[1-9][0-9]{0,5})(\.[0-9]{1,12})?$/, 'must be a decimal number written in digits, like -36.85')
+    .refine((s) => Number(s) >= min && Number(s) <= max, `must be from ${min} to ${max}`);
+
 const idText = z
   .string()
   .trim()
@@ -96,7 +108,7 @@ function userMessage(description: string, lines: readonly string[]): GetPromptRe
 const t = (op: AnyOperation) => `\`${op.name}\``;
 
 /**
- * The prompts, checked against `ops`: compare_basket, is_special_real and price_history.
+ * The prompts, checked against `ops`: compare_basket, is_special_real, price_history and cheapest_near_me.
  * @throws when a prompt names an operation `ops` does not publish as a tool (missing or internal),
  *   so the drift surfaces when the server is built.
  */
@@ -241,7 +253,41 @@ export function promptDefinitions(ops: readonly AnyOperation[]): PromptDefinitio
     },
   };
 
-  return [compareBasket, isSpecialReal, priceHistory];
+  const [nearStores, searchNear, planNear] = tools('cheapest_near_me', listStores, searchProducts, planShoppingList);
+  const cheapestNearMe: PromptDefinition = {
+    name: 'cheapest_near_me',
+    title: 'Cheapest near me for my list',
+    description: `Find the cheapest store (or pair of stores) for a whole shopping list among the stores within a radius of the shopper (default ${RADIUS_KM.default} km), from each store's current prices.`,
+    argsSchema: z.object({
+      items: text(500, `The shopping list, comma-separated (e.g. "milk 2L, white bread, bananas"); at most ${MAX_BASKET_ITEMS} items.`).refine(
+        (s) => basketItems(s).length >= 1 && basketItems(s).length <= MAX_BASKET_ITEMS,
+        `must name 1 to ${MAX_BASKET_ITEMS} comma-separated items`,
+      ),
+      lat: decimalText(-90, 90).describe('Latitude of the shopper, WGS84 degrees (e.g. "-36.8485").'),
+      lng: decimalText(-180, 180).describe('Longitude of the shopper, WGS84 degrees (e.g. "174.7633").'),
+      radius_km: z
+        .union([z.literal(''), decimalText(RADIUS_KM.min, RADIUS_KM.max)])
+        .optional()
+        .describe(`Optional radius in kilometres (great-circle), ${RADIUS_KM.min} to ${RADIUS_KM.max}; default ${RADIUS_KM.default}.`),
+    }),
+    tools: [nearStores, searchNear, planNear],
+    render: ({ items = '', lat = '', lng = '', radius_km: radius }) => {
+      const list = basketItems(items);
+      const km = radius === undefined || radius === '' ? String(RADIUS_KM.default) : radius;
+      const point = `\`lat\` ${lat}, \`lng\` ${lng} and \`radius_km\` ${km}`;
+      return userMessage(`Cheapest store within ${km} km for a list of ${list.length} items`, [
+        `Find where a shopper at latitude ${lat}, longitude ${lng} (WGS84) buys this list most cheaply within ${km} km: ${list.map((i) => `"${i}"`).join(', ')}.`,
+        '',
+        `Use this server's tools. ${MONEY} Distances are great-circle kilometres.`,
+        `1. Call ${t(nearStores)} with ${point}: the stores within the radius, nearest first, each with \`distance_km\`, \`retailer\`, \`name\` and \`town\`. If it is empty, say that no store in the panel is within ${km} km and suggest a larger \`radius_km\` (at most ${RADIUS_KM.max}); stop there.`,
+        `2. For each item call ${t(searchNear)} with \`q\` set to the item and \`limit\` 5, and pick the ProductGroup that matches (same kind of thing and a comparable size); note its \`product_id\` (a group whose \`product_id\` is null is one listing: note \`l<its offer's id>\` instead of \`p<product_id>\`). If none matches, say so rather than guessing, and leave the item out.`,
+        `3. Call ${t(planNear)} with \`items\` = the chosen products as comma-separated \`p<product_id>\` (or \`l<id>\`) tokens (add \`x<qty>\` for a quantity, e.g. \`p12x2\`) and ${point} (add \`member\` true only if the shopper has the chains' loyalty cards). \`single\` is the cheapest single stores (fewest missing items first, then lowest \`total\`, then nearest), \`split\` the two-store combinations that beat both their stores; each store carries \`distance_km\` and each line the \`cost\` and the \`promo\` it uses.`,
+        "4. Answer with the cheapest store (name, town, distance, total, the items it lacks), the best split when it saves enough to be worth a second stop (its saving and both distances), and any nearer store from step 1 that prices the list for little more. Say which prices are promotions and which need a loyalty card.",
+      ]);
+    },
+  };
+
+  return [compareBasket, isSpecialReal, priceHistory, cheapestNearMe];
 }
 
 /** Registers every prompt of `prompts` on `server` with its argument schema. */

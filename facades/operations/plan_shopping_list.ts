@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { parseShoppingItems, ShoppingListError, MAX_ITEMS, MAX_QTY } from '../../src/domain/shopping-list.js';
-import { PLAN_LIMIT, RADIUS_KM } from '../../src/services/shopping-list.js';
-import { defineOperation, intWithDefault, optionalText, requiredText } from '../operation.js';
+import { PLAN_LIMIT, RADIUS_KM } from '../../src/domain/limits.js';
+import { defineOperation, intWithDefault, optionalText, pointParams, refinePoint, requiredText } from '../operation.js';
 import { ShoppingList } from '../resources.js';
 
 /** Longest `items` text: 50 tokens of a 10-digit id and a quantity, with room for spaces and repeats. */
@@ -26,23 +26,6 @@ const items = requiredText(
   }
 });
 
-/** A decimal number in plain digits (`-36.85`, `174.76`, `10`); no exponent, no sign but `-`. */
-const DECIMAL_TEXT = /^-?(0|[1-9][0-9]{0,5})(\.[0-9]{1,12})?$/;
-
-/** An optional decimal parameter within [min, max]: digits (REST) or a number (MCP); empty means absent. */
-function optionalDecimal(min: number, max: number, description: string) {
-  return z
-    .preprocess(
-      (v) => (typeof v !== 'string' ? v : v === '' ? undefined : DECIMAL_TEXT.test(v) ? Number(v) : v),
-      z
-        .number({ error: 'must be a decimal number written in digits, like -36.85' })
-        .min(min, `must be at least ${min}`)
-        .max(max, `must be at most ${max}`)
-        .optional(),
-    )
-    .describe(description);
-}
-
 /** `member`: true or false (case-insensitive; also 1 and 0); absent or empty means false. */
 const member = z
   .preprocess(
@@ -58,24 +41,12 @@ const member = z
 const params = z
   .object({
     items,
-    lat: optionalDecimal(-90, 90, 'Latitude of the shopper, WGS84 degrees (with lng): only stores within radius_km count.'),
-    lng: optionalDecimal(-180, 180, 'Longitude of the shopper, WGS84 degrees (with lat).'),
-    radius_km: optionalDecimal(
-      RADIUS_KM.min,
-      RADIUS_KM.max,
-      `Kilometres (great-circle) around lat/lng, default ${RADIUS_KM.default}; only with lat and lng.`,
-    ),
+    ...pointParams('only stores within radius_km count.'),
     retailer: optionalText(100, "Retailer slug (see list_retailers): only that chain's stores. An unknown slug gives 400."),
     member,
     limit: intWithDefault(PLAN_LIMIT.min, PLAN_LIMIT.max, PLAN_LIMIT.default, 'How many single stores and how many splits to return.'),
   })
-  .superRefine((p, ctx) => {
-    if (p.lat !== undefined && p.lng === undefined) ctx.addIssue({ code: 'custom', path: ['lng'], message: 'is required with lat' });
-    if (p.lng !== undefined && p.lat === undefined) ctx.addIssue({ code: 'custom', path: ['lat'], message: 'is required with lng' });
-    if (p.radius_km !== undefined && p.lat === undefined && p.lng === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['radius_km'], message: 'needs lat and lng' });
-    }
-  });
+  .superRefine(refinePoint);
 
 /** The operation entry. */
 export default defineOperation({

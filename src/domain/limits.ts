@@ -91,7 +91,7 @@ export const CONNECTION_SIZE = { default: 20, min: 0, max: 100 } as const satisf
 /** plan_shopping_list `limit` (single stores and splits returned, each): default 5, 1 to 20 (beyond api-spec: issue 16). */
 export const PLAN_LIMIT = { default: 5, min: 1, max: 20 } as const satisfies Bounds;
 
-/** plan_shopping_list `radius_km`: default 10, 0.5 to 200 kilometres (beyond api-spec: issue 16). */
+/** `radius_km` of plan_shopping_list and list_stores: default 10, 0.5 to 200 kilometres (beyond api-spec: issues 16 and 32). */
 export const RADIUS_KM = { default: 10, min: 0.5, max: 200 } as const satisfies Bounds;
 
 /** plan_shopping_list: at most 50 distinct items (beyond api-spec: issue 16). */

@@ -234,6 +234,31 @@ export function haversineKm(a: LatLng, b: LatLng): number {
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
+/** A distance as answered (`distance_km` of plan_shopping_list and list_stores): kilometres, two decimals. */
+export function roundKm(km: number): number {
+  return Math.round(km * 100) / 100;
+}
+
+/** A latitude/longitude box in WGS84 degrees: `lat` [south, north], `lng` [west, east] or null for no bound. */
+export interface LatLngBox {
+  lat: [number, number];
+  lng: [number, number] | null;
+}
+
+/**
+ * A latitude/longitude box (WGS84 degrees) holding every point within `km` kilometres of `p` (a
+ * cheap prefilter for SQL; the exact {@link haversineKm} test follows), with no bound on longitude
+ * (`lng` null) near a pole or across the antimeridian.
+ */
+export function boundingBox(p: LatLng, km: number): LatLngBox {
+  const dLat = km / 110; // a degree of latitude is at least 110.57 km
+  const lat: [number, number] = [p.lat - dLat, p.lat + dLat];
+  const cos = Math.cos((Math.min(89.9, Math.max(Math.abs(lat[0]), Math.abs(lat[1]))) * Math.PI) / 180);
+  const dLng = km / (111 * cos); // a degree of longitude is 111.32 × cos(latitude) km
+  const lng: [number, number] = [p.lng - dLng, p.lng + dLng];
+  return { lat, lng: Math.abs(lat[0]) > 89 || Math.abs(lat[1]) > 89 || lng[0] < -180 || lng[1] > 180 ? null : lng };
+}
+
 /**
  * Resolves a core row's urban class and regional council.
  * @throws PlaceError when the class name is unknown, or the id is not in {@link CORE_REGIONS} or

@@ -51,7 +51,11 @@
  * - **lowest_price**: the lowest price a shopper without a loyalty card paid for one unit on an
  *   observed window day: the special price on special days, otherwise the shelf price (club and
  *   multibuy prices need a card or a set and do not count; nor does clearance, promo_kind 4,
- *   short-dated stock). **lowest_shelf_price**: the lowest shelf price of the window.
+ *   short-dated stock). It is the historical-lows rule of src/domain/lows.ts (lowestNoCardPrice,
+ *   the one home of the no-card price) over the window with {@link CHECK_MIN_DAYS} = 1 (no price
+ *   ignored as an outlier), so its answers are those this module gave before the rule moved there,
+ *   except for a special whose price is not positive, now no price (as dealOf: a free item is no
+ *   price) instead of a low of 0 or less. **lowest_shelf_price**: the lowest shelf price of the window.
  * - **days_observed**: observed window days; **promo_days**: those on which a promotion of the
  *   deal's kind ran (a promotion that keeps coming back is less "unusual").
  * - **shelf_rise**: the shelf price rose within {@link RISE_DAYS} days before the promotion:
@@ -75,6 +79,7 @@
  */
 import { addDays } from './days.js';
 import { dealOf, type Deal, type DealKind, type PromoFields } from './deals.js';
+import { lowestNoCardPrice } from './lows.js';
 import { PROMO_KIND, spanTo, type Span } from './spans.js';
 
 /** Days of history before the promotion that are compared (ACCC: a reasonable period; three months). */
@@ -85,6 +90,12 @@ export const RISE_DAYS = 30;
 export const MIN_OBSERVED_DAYS = 28;
 /** Most unobserved days between two spans of one unbroken run (a weekly collection). */
 export const MAX_RUN_GAP_DAYS = 7;
+
+/**
+ * The outlier rule's shortest run for `lowest_price` (src/domain/lows.ts `minDays`): 1, every
+ * price paid counts (see the call in {@link checkSpecial}).
+ */
+export const CHECK_MIN_DAYS = 1;
 
 /** Verdicts, in the order they are tried (module comment). */
 export const SPECIAL_VERDICTS = ['insufficient_history', 'no_usual_price', 'inflated', 'above_usual', 'not_lowest', 'genuine'] as const;
@@ -167,7 +178,6 @@ export function checkSpecial(spans: readonly Span[], scopeCoveredDay: string | n
   // Observed window days: shelf price per day (for the usual price), lowest prices, promo days.
   let daysObserved = 0;
   let promoDays = 0;
-  let lowestPrice: number | null = null;
   let lowestShelfPrice: number | null = null;
   /** Non-special days per shelf price, and the last window day each was seen. */
   const shelfDays = new Map<number, { days: number; last: string }>();
@@ -179,8 +189,6 @@ export function checkSpecial(spans: readonly Span[], scopeCoveredDay: string | n
     daysObserved += n;
     if (kindOf(s) === deal.kind) promoDays += n;
     const special = s.promo_kind === PROMO_KIND.special && s.promo_price !== null;
-    const paid = special ? Math.min(s.price, s.promo_price as number) : s.price;
-    lowestPrice = lowestPrice === null ? paid : Math.min(lowestPrice, paid);
     lowestShelfPrice = lowestShelfPrice === null ? s.price : Math.min(lowestShelfPrice, s.price);
     if (!special) {
       const e = shelfDays.get(s.price) ?? { days: 0, last: end };
@@ -189,6 +197,10 @@ export function checkSpecial(spans: readonly Span[], scopeCoveredDay: string | n
       shelfDays.set(s.price, e);
     }
   }
+  // The lowest no-card price: the historical-lows rule (src/domain/lows.ts), its one home, with
+  // min_days 1: the verdict asks whether a shopper paid less in the window, and a one-day price was
+  // paid (the lows operations' default of 2 screens such prices out of a headline low instead).
+  const lowestPrice = lowestNoCardPrice(spans, scopeCoveredDay, { from: windowFrom, to: windowTo, minDays: CHECK_MIN_DAYS })?.price ?? null;
   let usualPrice: number | null = null;
   let best: { days: number; last: string } | null = null;
   for (const [price, e] of shelfDays) {

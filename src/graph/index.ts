@@ -21,6 +21,7 @@ import './compare.js';
 import './deals.js';
 import './shopping-list.js';
 import './special-check.js';
+import './lows.js';
 import './shelves.js';
 import './retailer-browse.js';
 import './views.js';

@@ -7,7 +7,7 @@
  * Money in integer NZ cents; days `YYYY-MM-DD` (NZ).
  */
 import { builder } from '../builder.js';
-import { DAYS_WINDOW, MAX_QUERY_LENGTH, OFFSET, STORE_LISTING_LIMIT } from '../domain/limits.js';
+import { DAYS_WINDOW, MAX_QUERY_LENGTH, OFFSET, RADIUS_KM, STORE_LISTING_LIMIT } from '../domain/limits.js';
 import { isAvailable } from '../domain/listings.js';
 import { NotFound } from '../errors.js';
 import {
@@ -16,7 +16,7 @@ import {
   type GroupLevel, type StoreExtremes, type StoreLevels, type StoreLevelsKey, type StoreListingRow, type StoreListingsKey,
   type StoreListingsPage, type StorePanelRow,
 } from '../services/store-levels.js';
-import { STORE_ORDER, URBAN_CLASSES, storeWhere } from '../services/stores.js';
+import { STORE_ORDER, URBAN_CLASSES, nearestFirst, storePoint, storeWhere } from '../services/stores.js';
 import { byId, requestLoader } from './batch.js';
 import { currentPriceLoader } from './listing.js';
 import { dayString } from './scalars.js';
@@ -28,6 +28,13 @@ const storePanelLoader = requestLoader<number, StorePanelRow>(byId((ctx, ids) =>
 const storeExtremesLoader = requestLoader<number, StoreExtremes>(
   byId((ctx, ids) => storeExtremes(ctx.pool, ids), () => ({ dearer: [], cheaper: [] })),
 );
+
+/**
+ * `distance_km` of the Store rows a `stores(lat:, lng:)` answer returned (kilometres, two
+ * decimals), keyed by the row object itself: two aliased `stores` fields with different points
+ * each carry their own distances, and a Store reached any other way has none (null).
+ */
+const storeDistances = new WeakMap<object, number>();
 
 /** Urban class of a store's town. */
 export const UrbanClassEnum = builder.enumType('UrbanClass', { values: URBAN_CLASSES });
@@ -114,6 +121,11 @@ builder.prismaObject('Store', {
     region: t.exposeString('region', { nullable: true, description: "The retailer's own region code." }),
     lat: t.exposeFloat('lat'),
     lng: t.exposeFloat('lng'),
+    distanceKm: t.float({
+      nullable: true,
+      description: 'Great-circle distance from the point of `stores(lat:, lng:)`, km (two decimals); null without a point.',
+      resolve: (store) => storeDistances.get(store) ?? null,
+    }),
     town: t.exposeString('town', { description: 'Nearest urban area, or "Rural <region>".' }),
     area: t.exposeString('area', { description: 'Region (regional council).' }),
     urban: t.exposeString('urban', { nullable: true, description: 'Urban class: major, large, medium, small, rural.' }),
@@ -213,15 +225,28 @@ builder.prismaObject('Store', {
 builder.queryFields((t) => ({
   stores: t.prismaField({
     type: ['Store'],
-    description: 'Active stores, by chain then name. Text filters are case-insensitive.',
+    description:
+      'Active stores, by chain then name. Text filters are case-insensitive. With lat and lng: only the stores within radiusKm (great-circle), nearest first (ties by id), each with distanceKm.',
     args: {
       retailer: t.arg.string({ description: 'Retailer slug.' }),
       town: t.arg.string(),
       area: t.arg.string(),
       urban: t.arg({ type: UrbanClassEnum }),
+      lat: t.arg.float({ description: 'Latitude, WGS84 degrees, -90 to 90; with lng.' }),
+      lng: t.arg.float({ description: 'Longitude, WGS84 degrees, -180 to 180; with lat.' }),
+      radiusKm: t.arg.float({
+        description: `Kilometres (great-circle) around lat/lng, ${RADIUS_KM.min} to ${RADIUS_KM.max}, default ${RADIUS_KM.default}; only with lat and lng.`,
+      }),
     },
-    resolve: (query, _root, args, ctx) =>
-      ctx.prisma.store.findMany({ ...query, where: storeWhere(args), orderBy: STORE_ORDER }),
+    resolve: async (query, _root, args, ctx) => {
+      const near = storePoint(args);
+      const rows = await ctx.prisma.store.findMany({ ...query, where: storeWhere({ ...args, near }), orderBy: STORE_ORDER });
+      if (!near) return rows;
+      return nearestFirst(rows, near).map(({ store, distance_km }) => {
+        storeDistances.set(store, distance_km);
+        return store;
+      });
+    },
   }),
   store: t.prismaField({
     type: 'Store',

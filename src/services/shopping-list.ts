@@ -11,7 +11,7 @@
  * items (and the retailer slug), then every store price of their listings.
  */
 import type pg from 'pg';
-import { haversineKm, type LatLng } from '../domain/places.js';
+import { boundingBox, haversineKm, roundKm, type LatLng } from '../domain/places.js';
 import {
   itemRef, MAX_ITEMS, MAX_QTY, mergeItems, planShoppingList, ShoppingListError,
   type PlanLine, type PlanOffer, type PlanStore, type ShoppingItem,
@@ -19,14 +19,11 @@ import {
 import type { DealKind } from '../domain/deals.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { CURRENT_STORE } from './prices.js';
-import { PLAN_LIMIT } from '../domain/limits.js';
-/** plan_shopping_list `limit`, held in src/domain/limits.ts. */
-export { PLAN_LIMIT };
+import { PLAN_LIMIT, RADIUS_KM } from '../domain/limits.js';
+/** plan_shopping_list `limit` and `radius_km` (km), held in src/domain/limits.ts (list_stores shares `radius_km`). */
+export { PLAN_LIMIT, RADIUS_KM };
 
 export { MAX_ITEMS, MAX_QTY };
-
-/** `radius_km`: default and bounds, km. */
-export const RADIUS_KM = { default: 10, min: 0.5, max: 200 } as const;
 
 /** One item as the graph receives it: exactly one of `productId` and `listingId`. */
 export interface ShoppingItemArg {
@@ -164,20 +161,6 @@ export function checkItems(args: readonly ShoppingItemArg[]): ShoppingItem[] {
   }
 }
 
-/**
- * A latitude/longitude box holding every point within `km` of `p` (a cheap index-free prefilter;
- * the exact great-circle test follows), or null for no bound on longitude near a pole or across
- * the antimeridian.
- */
-function boundingBox(p: LatLng, km: number): { lat: [number, number]; lng: [number, number] | null } {
-  const dLat = km / 110; // a degree of latitude is at least 110.57 km
-  const lat: [number, number] = [p.lat - dLat, p.lat + dLat];
-  const cos = Math.cos((Math.min(89.9, Math.max(Math.abs(lat[0]), Math.abs(lat[1]))) * Math.PI) / 180);
-  const dLng = km / (111 * cos); // a degree of longitude is 111.32 × cos(latitude) km
-  const lng: [number, number] = [p.lng - dLng, p.lng + dLng];
-  return { lat, lng: Math.abs(lat[0]) > 89 || Math.abs(lat[1]) > 89 || lng[0] < -180 || lng[1] > 180 ? null : lng };
-}
-
 /** One store price row of the second statement. */
 interface OfferRow {
   store_id: number;
@@ -292,7 +275,7 @@ export async function planShoppingListAt(pool: pg.Pool, args: ShoppingListArgs):
 
   const storeOut = (id: number): PlanStoreInfo => {
     const s = stores.get(id)!;
-    return { ...s, distance_km: s.distance_km === null ? null : Math.round(s.distance_km * 100) / 100 };
+    return { ...s, distance_km: s.distance_km === null ? null : roundKm(s.distance_km) };
   };
   const lineOut = (l: PlanLine): PlanLineOut => ({
     ref: planItems[l.item].ref, store_id: l.storeId, listing_id: l.listingId, qty: l.qty, price: l.price, cost: l.cost, promo: l.promo, since: l.since,

@@ -50,6 +50,17 @@ export function multibuyUnitPriceSql(span: string): string {
 }
 
 /**
+ * The no-card price of a span in SQL, cents (integer): `noCardPrice` of src/domain/lows.ts (the
+ * special's price when the span is on a special, PromoKind 1, with a positive price below the shelf
+ * price; else the shelf price; club, multibuy and clearance prices never).
+ * @param span alias of a `store_price_span` or `national_price_span` row.
+ */
+export function noCardPriceSql(span: string): string {
+  return `(CASE WHEN ${span}.promo_kind = ${PROMO_KIND.special} AND ${span}.promo_price > 0 AND ${span}.promo_price < ${span}.price
+    THEN ${span}.promo_price ELSE ${span}.price END)`;
+}
+
+/**
  * A multibuy's terms as the derived views keep them, in SQL: `multibuy_qty` and `multibuy_price`
  * of the row `span` when it is a multibuy ({@link PROMO_KIND}.multibuy), else both NULL.
  */

@@ -1,5 +1,8 @@
-/** Store list filters (api-spec list_stores). */
+/** Store list filters (api-spec list_stores) and the point of list_stores (issue 32: stores near a point, nearest first). */
 import type { Prisma } from '../generated/prisma/client.js';
+import { RADIUS_KM } from '../domain/limits.js';
+import { boundingBox, haversineKm, roundKm, type LatLng } from '../domain/places.js';
+import { BadRequest } from '../errors.js';
 import { likeLiteral } from './text-filter.js';
 
 /** The **exact** rule's escaping, from its home src/services/text-filter.ts (re-exported for src/graph/retailer.ts). */
@@ -16,6 +19,52 @@ export interface StoreFilter {
   town?: string | null;
   area?: string | null;
   urban?: UrbanClass | null;
+  /** Only stores within `near.radiusKm` of `near` (a bounding box here; {@link nearestFirst} makes the exact cut). */
+  near?: StorePoint | null;
+}
+
+/**
+ * A checked point of list_stores: stores within `radiusKm` kilometres (great-circle) of
+ * (`lat`, `lng`), WGS84 degrees.
+ */
+export interface StorePoint extends LatLng {
+  /** Kilometres, {@link RADIUS_KM} (the bounds and default of plan_shopping_list). */
+  radiusKm: number;
+}
+
+/** The point arguments of the graph's `stores` field (WGS84 degrees, km); all optional. */
+export interface StorePointArgs {
+  lat?: number | null;
+  lng?: number | null;
+  radiusKm?: number | null;
+}
+
+/** A number within bounds. @throws BadRequest naming `name`. */
+function bounded(name: string, v: number, min: number, max: number): number {
+  if (!Number.isFinite(v) || v < min || v > max) throw new BadRequest(`Invalid parameter "${name}": must be a number from ${min} to ${max}`);
+  return v;
+}
+
+/**
+ * The point of list_stores, or null without one: `lat` and `lng` together (−90 to 90, −180 to
+ * 180), `radiusKm` only with them ({@link RADIUS_KM}, default 10). The facades check the same rules
+ * first (facades/operation.ts pointParams); this is the graph's own check.
+ * @throws BadRequest naming the parameter (the contract's names: lat, lng, radius_km).
+ */
+export function storePoint(args: StorePointArgs): StorePoint | null {
+  const lat = args.lat ?? null;
+  const lng = args.lng ?? null;
+  if (lat !== null && lng === null) throw new BadRequest('Invalid parameter "lng": is required with lat');
+  if (lng !== null && lat === null) throw new BadRequest('Invalid parameter "lat": is required with lng');
+  if (lat === null || lng === null) {
+    if (args.radiusKm != null) throw new BadRequest('Invalid parameter "radius_km": needs lat and lng');
+    return null;
+  }
+  return {
+    lat: bounded('lat', lat, -90, 90),
+    lng: bounded('lng', lng, -180, 180),
+    radiusKm: bounded('radius_km', args.radiusKm ?? RADIUS_KM.default, RADIUS_KM.min, RADIUS_KM.max),
+  };
 }
 
 /**
@@ -35,7 +84,36 @@ export function storeWhere(filter: StoreFilter): Prisma.StoreWhereInput {
     ...(filter.town ? { town: ci(filter.town) } : {}),
     ...(filter.area ? { area: ci(filter.area) } : {}),
     ...(filter.urban ? { urban: ci(filter.urban) } : {}),
+    ...(filter.near ? boxWhere(filter.near) : {}),
   };
+}
+
+/**
+ * The bounding box of a point as a `where` on store.lat / store.lng: the prefilter of
+ * {@link nearestFirst}. No index: the panel has about 500 stores (383 geolocated in the real data),
+ * a few pages of one table that a sequential scan reads faster than any index lookup, so a btree on
+ * (lat, lng) would cost writes for nothing; PostGIS is neither available nor needed. Revisit with a
+ * btree on (lat, lng) if the store table grows by two orders of magnitude.
+ */
+function boxWhere(p: StorePoint): Prisma.StoreWhereInput {
+  const box = boundingBox(p, p.radiusKm);
+  return {
+    lat: { gte: box.lat[0], lte: box.lat[1] },
+    ...(box.lng ? { lng: { gte: box.lng[0], lte: box.lng[1] } } : {}),
+  };
+}
+
+/**
+ * The exact cut and order of a point's stores: those within `p.radiusKm` by the great-circle
+ * distance of plan_shopping_list ({@link haversineKm}), each with its `distance_km` (kilometres,
+ * two decimals, {@link roundKm}), nearest first by that distance, ties by store id.
+ */
+export function nearestFirst<T extends LatLng & { id: number }>(stores: readonly T[], p: StorePoint): { store: T; distance_km: number }[] {
+  return stores
+    .map((store) => ({ store, km: haversineKm(p, store) }))
+    .filter((s) => s.km <= p.radiusKm)
+    .map((s) => ({ store: s.store, distance_km: roundKm(s.km) }))
+    .sort((a, b) => a.distance_km - b.distance_km || a.store.id - b.store.id);
 }
 
 /** Store list order: by chain (slug), then store name, then id. */

@@ -124,7 +124,9 @@ const recipes: Record<string, (errors: readonly number[] | undefined) => Recipe>
   get_product_history: (e) => (c) => productCall(c, e),
   get_product_stores: (e) => (c) => productCall(c, e),
   get_product_spread: (e) => (c) => productCall(c, e),
+  get_product_lows: (e) => (c) => productCall(c, e),
   get_listing: () => (c) => ({ params: { id: String(pick(c, c.listings)) } }),
+  get_listing_lows: () => (c, i) => ({ params: i % 2 ? { id: String(pick(c, c.listings)), min_days: '1' } : { id: String(pick(c, c.listings)) } }),
   get_listing_history: () => (c, i) => {
     const sl = pick(c, c.storeListings);
     return { params: i % 2 ? { id: String(sl.listing), store: String(sl.store) } : { id: String(sl.listing) } };

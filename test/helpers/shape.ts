@@ -64,9 +64,9 @@ export const LISTING_CARD: Spec = {
 /** api-spec Retailer. */
 export const RETAILER: Spec = { slug: 'str', name: 'str', listings: 'int', stores: 'int', last_run: 'datetime?' };
 
-/** api-spec Store. */
+/** api-spec Store, with `distance_km` (issue 32: km from list_stores' point; null without one). */
 export const STORE: Spec = {
-  id: 'int', retailer: 'str', name: 'str', region: 'str?', lat: 'num', lng: 'num', level: 'num?', n_items: 'int',
+  id: 'int', retailer: 'str', name: 'str', region: 'str?', lat: 'num', lng: 'num', distance_km: 'num?', level: 'num?', n_items: 'int',
   club: 'int', sale: 'int', multibuy: 'int', day: 'day?', town: 'str', area: 'str', urban: 'str?',
 };
 

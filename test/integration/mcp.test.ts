@@ -563,7 +563,7 @@ describe('batches and body size (issue 13 #1: a batch of 100 tools/call cost one
 });
 
 describe('prompts (issue 13, "MCP prompts")', () => {
-  const PROMPTS = ['compare_basket', 'is_special_real', 'price_history'];
+  const PROMPTS = ['compare_basket', 'is_special_real', 'price_history', 'cheapest_near_me'];
   const definitions = promptDefinitions(operations);
   /** The tools a rendered message names: backquoted names of registry operations, internal ones included. */
   const named = (text: string) => [...text.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).filter((w) => operations.some((op) => op.name === w));
@@ -582,6 +582,7 @@ describe('prompts (issue 13, "MCP prompts")', () => {
       expect(args('compare_basket')).toEqual([['items', true], ['area', false]]);
       expect(args('is_special_real')).toEqual([['id', true], ['kind', false]]);
       expect(args('price_history')).toEqual([['query', true]]);
+      expect(args('cheapest_near_me')).toEqual([['items', true], ['lat', true], ['lng', true], ['radius_km', false]]);
     }
   });
 
@@ -618,6 +619,8 @@ describe('prompts (issue 13, "MCP prompts")', () => {
     ['price_history', { query: '9414400000000' }, ['lookup_gtin', 'get_product_history', 'get_listing_history'], ['9414400000000']],
     ['price_history', { query: 'listing:12' }, ['get_listing', 'get_listing_history'], ['listing 12']],
     ['price_history', { query: 'product:5' }, ['get_product', 'get_product_history'], ['product 5']],
+    ['cheapest_near_me', { items: 'milk 2L, bread', lat: '-36.8485', lng: '174.7633', radius_km: '3' }, ['list_stores', 'search_products', 'plan_shopping_list'], ['"milk 2L"', '"bread"', '`lat` -36.8485, `lng` 174.7633 and `radius_km` 3', 'within 3 km']],
+    ['cheapest_near_me', { items: 'eggs', lat: '-43.53', lng: '172.63' }, ['list_stores', 'search_products', 'plan_shopping_list'], ['"eggs"', '`radius_km` 10', 'within 10 km']],
   ] as const)('prompts/get %s %j returns a user message naming existing tools, in both eras', async (name, args, tools, mentions) => {
     const listed = ((await modern('tools/list')).body.result.tools as Json[]).map((t) => t.name);
     const answers = [await modern('prompts/get', { name, arguments: args }), await legacy('prompts/get', { name, arguments: args })];
@@ -656,6 +659,13 @@ describe('prompts (issue 13, "MCP prompts")', () => {
       ['is_special_real', { id: '99999999999' }],
       ['is_special_real', { id: '3', kind: 'store' }],
       ['price_history', { query: '' }],
+      ['cheapest_near_me', { items: 'milk', lat: '-36.8' }],
+      ['cheapest_near_me', { items: 'milk', lng: '174.7' }],
+      ['cheapest_near_me', { items: '', lat: '-36.8', lng: '174.7' }],
+      ['cheapest_near_me', { items: 'milk', lat: '-91', lng: '174.7' }],
+      ['cheapest_near_me', { items: 'milk', lat: '-36.8', lng: '1e2' }],
+      ['cheapest_near_me', { items: 'milk', lat: '-36.8', lng: '174.7', radius_km: '0.4' }],
+      ['cheapest_near_me', { items: 'milk', lat: '-36.8', lng: '174.7', radius_km: '201' }],
     ];
     for (const [name, args] of bad) {
       for (const r of [await modern('prompts/get', { name, arguments: args }), await legacy('prompts/get', { name, arguments: args })]) {

@@ -643,6 +643,30 @@ describe('query counts of nested dashboard queries (issue 20) do not grow with r
     );
   });
 
+  it('lows (issue 32): 2 or 50 listings of a search and their products with Listing.lows and Product.lows, two minDays', async () => {
+    const low = '{ price day days stores listingId retailer }';
+    const lows = (args: string) => `lows${args} { asOf minDays last90Days ${low} last365Days ${low} allTime ${low} }`;
+    const search = (n: number) => `{ searchListings(limit: ${n}) { id ${lows('')} one: ${lows('(minDays: 1)')} product { id ${lows('')} } } }`;
+    const size = (d: { searchListings: unknown[] }) => d.searchListings.length;
+    const lowsStatements = () => poolQueries.filter((q) => q.includes('AS paid') && q.includes('national_price_span sp')).length;
+    const small = await measure(graphql(search(2)), size);
+    const smallLows = lowsStatements();
+    const large = await measure(graphql(search(50)), size);
+    expect(large.size).toBeGreaterThan(small.size);
+    // One lows statement per kind and minDays (listings at 2, at 1, products at 2) however many rows;
+    // the two recent listings may have no product (then one statement fewer), so the totals are not compared.
+    expect(lowsStatements()).toBe(3);
+    expect(smallLows).toBeLessThanOrEqual(3);
+    expect(large.prisma).toBe(small.prisma);
+    expect(large.pool).toBeLessThanOrEqual(small.pool + 1);
+    // REST: the listing row (Prisma) and one lows statement; a product likewise.
+    const id = seed.listingIds.get('woolworths:42246');
+    const listing = await measure(rest(`/api/v1/listings/${id}/lows`), () => 1);
+    expect(listing.prisma + listing.pool).toBeLessThanOrEqual(2);
+    const product = await measure(rest(`/api/v1/products/${probeProductId}/lows`), () => 1);
+    expect(product.prisma + product.pool).toBeLessThanOrEqual(2);
+  });
+
   it('the basket\'s matches with their listings and products (one item or every item)', async () => {
     const { rows } = await db.pool.query<{ id: number }>(`SELECT id FROM basket_item WHERE active ORDER BY id LIMIT 3`);
     const { rows: ls } = await db.pool.query<{ id: number }>(

@@ -634,6 +634,27 @@ describe('get_product_history', () => {
   });
 });
 
+describe('get_listing_lows and get_product_lows (beyond the contract, issue 32 item 2)', () => {
+  // The rule against a day-by-day reference, outliers, store counts, GraphQL and MCP: test/integration/lows.test.ts.
+  it('answers ListingLows and ProductLows on the real data; 404 for an unknown listing or product', async () => {
+    const id = listing('woolworths:42246');
+    const r = await get(`/api/v1/listings/${id}/lows`);
+    expect(r.status).toBe(200);
+    // The store day's 16.99 held one observed day: an outlier at the default min_days 2.
+    expect(r.body).toMatchObject({ listing_id: id, as_of: STORE_DAY, min_days: 2, last_90_days: null, last_365_days: null });
+    expect((r.body as Record<string, any>).all_time).toMatchObject({ price: 1350, stores: null });
+    const p = await get(`/api/v1/products/${seed.productId}/lows?min_days=1`);
+    expect(p.status).toBe(200);
+    const body = p.body as Record<string, any>;
+    expect(body).toMatchObject({ product_id: seed.productId, as_of: STORE_DAY, min_days: 1 });
+    expect(['woolworths', 'paknsave']).toContain(body.last_90_days.retailer);
+    expect(body.all_time.price).toBeLessThanOrEqual(body.last_90_days.price);
+    expectError((await get('/api/v1/listings/999999/lows')).body, 404);
+    expectError((await get('/api/v1/products/777777/lows')).body, 404);
+    expectError((await get(`/api/v1/listings/${id}/lows?min_days=31`)).body, 400);
+  });
+});
+
 /**
  * Links real listings to a new product (fixture metadata, as seedRealPrices links the burgers).
  * @returns the product id; {@link unlinkProduct} undoes it.

@@ -6,12 +6,15 @@
  *   listingLastSeenSql and listingAvailableSql, as the export and the search documents use them);
  * - search text normalisation: src/search/synonyms.ts normalizeSearchText vs the SQL
  *   `search_normalize` (prisma/migrations/20261121000100_search), over tricky strings and every
- *   name and brand of the real Woolworths catalogue.
+ *   name and brand of the real Woolworths catalogue;
+ * - the no-card price (historical lows, check_special): src/domain/lows.ts noCardPrice vs span-sql's
+ *   noCardPriceSql, over every combination of shelf price, promotional price and PromoKind.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAvailable, lastSeen } from '../../src/domain/listings.js';
+import { noCardPrice } from '../../src/domain/lows.js';
 import { isCurrentSpan, spanTo } from '../../src/domain/spans.js';
 import { normalizeSearchText } from '../../src/search/synonyms.js';
 import { UNACCENT_DECOMPOSED, UNACCENT_REPLACED, UNACCENT_VERSION_DEPENDENT } from '../../src/search/unaccent.js';
@@ -22,6 +25,7 @@ import {
   listingLastSeenSql,
   currentSpanSql,
   nationalCoveredDay,
+  noCardPriceSql,
   spanToSql,
   storeCoveredDay,
 } from '../../src/services/span-sql.js';
@@ -202,5 +206,27 @@ describe('search text normalisation', () => {
       .map((text, i) => ({ text, sql: rows[i].s, ts: normalizeSearchText(text) }))
       .filter((m) => m.sql !== m.ts);
     expect(mismatches).toEqual([]);
+  });
+});
+
+describe('the no-card price', () => {
+  it('noCardPriceSql equals noCardPrice on every combination of shelf price, promo price and PromoKind', async () => {
+    const tuples: { price: number; promo_price: number | null; promo_kind: number | null }[] = [];
+    for (const price of [0, 250, 500]) {
+      for (const promo_price of [null, -1, 0, 249, 250, 251, 600]) {
+        for (const promo_kind of [null, 1, 2, 3, 4]) tuples.push({ price, promo_price, promo_kind });
+      }
+    }
+    const { rows } = await db.pool.query<{ paid: number }>(
+      `SELECT ${noCardPriceSql('t')} AS paid
+       FROM unnest($1::int[], $2::int[], $3::smallint[]) WITH ORDINALITY AS t(price, promo_price, promo_kind, n) ORDER BY t.n`,
+      [tuples.map((t) => t.price), tuples.map((t) => t.promo_price), tuples.map((t) => t.promo_kind)],
+    );
+    const expected = tuples.map((t) => noCardPrice({ ...t, promo_kind: t.promo_kind as 1 | 2 | 3 | 4 | null, multibuy_qty: null, multibuy_price: null }));
+    expect(rows.map((r) => r.paid)).toEqual(expected);
+    // Only a special below the shelf price, at a positive price, is paid without a card.
+    expect(noCardPrice({ price: 500, promo_price: 250, promo_kind: 1, multibuy_qty: null, multibuy_price: null })).toBe(250);
+    expect(noCardPrice({ price: 500, promo_price: 250, promo_kind: 2, multibuy_qty: null, multibuy_price: null })).toBe(500);
+    expect(noCardPrice({ price: 500, promo_price: 250, promo_kind: 3, multibuy_qty: 2, multibuy_price: 500 })).toBe(500);
   });
 });

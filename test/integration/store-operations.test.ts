@@ -200,7 +200,7 @@ describe('list_stores', () => {
     expect(list.map((s) => s.name)).toEqual(["PAK'nSAVE Riccarton", "PAK'nSAVE Rural", 'Woolworths Ponsonby', 'Woolworths Timaru']);
     const by = Object.fromEntries(list.map((s) => [s.name, s]));
     expect(by['Woolworths Ponsonby']).toEqual({
-      id: stores.get('A'), retailer: 'woolworths', name: 'Woolworths Ponsonby', region: 'R1', lat: -40.5, lng: 172.5,
+      id: stores.get('A'), retailer: 'woolworths', name: 'Woolworths Ponsonby', region: 'R1', lat: -40.5, lng: 172.5, distance_km: null,
       level: 1.05, n_items: 25, club: 3, sale: 26, multibuy: 1, day: LAST, town: 'Auckland', area: 'Auckland', urban: 'major',
     });
     expect(by['Woolworths Timaru']).toMatchObject({ level: null, n_items: 12, club: 0, sale: 1, multibuy: 0, day: '2025-05-02' });
