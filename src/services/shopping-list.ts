@@ -19,6 +19,7 @@ import {
 import type { DealKind } from '../domain/deals.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { CURRENT_STORE } from './prices.js';
+import { checkedPoint } from './stores.js';
 import { PLAN_LIMIT, RADIUS_KM } from '../domain/limits.js';
 /** plan_shopping_list `limit` and `radius_km` (km), held in src/domain/limits.ts (list_stores shares `radius_km`). */
 export { PLAN_LIMIT, RADIUS_KM };
@@ -133,12 +134,6 @@ export interface ShoppingListPlan {
   split: SplitStorePlan[];
 }
 
-/** A number within bounds. @throws BadRequest naming `name`. */
-function bounded(name: string, v: number, min: number, max: number): number {
-  if (!Number.isFinite(v) || v < min || v > max) throw new BadRequest(`Invalid parameter "${name}": must be a number from ${min} to ${max}`);
-  return v;
-}
-
 /**
  * The checked list: each item names exactly one of a product and a listing; merged and bounded by
  * the domain rules. @throws BadRequest naming `items`.
@@ -194,14 +189,8 @@ export async function planShoppingListAt(pool: pg.Pool, args: ShoppingListArgs):
   if (!Number.isInteger(limit) || limit < PLAN_LIMIT.min || limit > PLAN_LIMIT.max) {
     throw new BadRequest(`Invalid parameter "limit": must be an integer from ${PLAN_LIMIT.min} to ${PLAN_LIMIT.max}`);
   }
-  let near: (LatLng & { km: number }) | null = null;
-  if (args.near) {
-    near = {
-      lat: bounded('lat', args.near.lat, -90, 90),
-      lng: bounded('lng', args.near.lng, -180, 180),
-      km: bounded('radius_km', args.near.radiusKm ?? RADIUS_KM.default, RADIUS_KM.min, RADIUS_KM.max),
-    };
-  }
+  const point = args.near ? checkedPoint(args.near) : null;
+  const near: (LatLng & { km: number }) | null = point ? { lat: point.lat, lng: point.lng, km: point.radiusKm } : null;
   const slug = args.retailer?.trim() || null;
   const member = args.member ?? false;
 

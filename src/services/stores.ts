@@ -46,6 +46,19 @@ function bounded(name: string, v: number, min: number, max: number): number {
 }
 
 /**
+ * A point and radius checked (lat −90 to 90, lng −180 to 180, WGS84 degrees; `radiusKm`
+ * {@link RADIUS_KM}, default 10): the one check of list_stores and plan_shopping_list.
+ * @throws BadRequest naming the parameter (the contract's names: lat, lng, radius_km).
+ */
+export function checkedPoint(p: LatLng & { radiusKm?: number | null }): StorePoint {
+  return {
+    lat: bounded('lat', p.lat, -90, 90),
+    lng: bounded('lng', p.lng, -180, 180),
+    radiusKm: bounded('radius_km', p.radiusKm ?? RADIUS_KM.default, RADIUS_KM.min, RADIUS_KM.max),
+  };
+}
+
+/**
  * The point of list_stores, or null without one: `lat` and `lng` together (−90 to 90, −180 to
  * 180), `radiusKm` only with them ({@link RADIUS_KM}, default 10). The facades check the same rules
  * first (facades/operation.ts pointParams); this is the graph's own check.
@@ -60,11 +73,7 @@ export function storePoint(args: StorePointArgs): StorePoint | null {
     if (args.radiusKm != null) throw new BadRequest('Invalid parameter "radius_km": needs lat and lng');
     return null;
   }
-  return {
-    lat: bounded('lat', lat, -90, 90),
-    lng: bounded('lng', lng, -180, 180),
-    radiusKm: bounded('radius_km', args.radiusKm ?? RADIUS_KM.default, RADIUS_KM.min, RADIUS_KM.max),
-  };
+  return checkedPoint({ lat, lng, radiusKm: args.radiusKm });
 }
 
 /**
