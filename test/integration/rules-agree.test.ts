@@ -207,6 +207,31 @@ describe('search text normalisation', () => {
       .filter((m) => m.sql !== m.ts);
     expect(mismatches).toEqual([]);
   });
+
+  it('search_document and search_category_text (PL/pgSQL, migration 20261212000000) equal their definition as one SQL expression on tricky strings and the real catalogue', async () => {
+    // The documents' rule restated as a plain expression, as the first migration wrote it: a
+    // faster body that weighted, stemmed or joined differently would change what search finds.
+    const texts = [...TRICKY, ...catalogueTexts()];
+    const names = texts.concat([null as unknown as string]);
+    const brands = [...names.slice(1), names[0]];
+    const paths = names.map((t, i) => (t === null ? [] : i % 3 === 0 ? [t] : i % 3 === 1 ? [t, 'Pantry & Baking', 'Crème-Fraîche'] : []));
+    const { rows } = await db.pool.query<{ same_doc: boolean; same_cat: boolean; doc: string }>(
+      `SELECT search_document(n, b, c) IS NOT DISTINCT FROM (
+                setweight(to_tsvector('english', coalesce(search_normalize(n), '')), 'A')
+             || setweight(to_tsvector('simple', coalesce(search_normalize(n), '')), 'A')
+             || setweight(to_tsvector('english', coalesce(search_normalize(b), '')), 'B')
+             || setweight(to_tsvector('english', coalesce(search_normalize(array_to_string(c, ' ')), '')), 'C')) AS same_doc,
+              search_category_text(c) IS NOT DISTINCT FROM search_normalize(array_to_string(c, ' ')) AS same_cat,
+              search_document(n, b, c)::text AS doc
+       FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(n, b, p, i)
+       CROSS JOIN LATERAL (SELECT CASE WHEN p IS NULL THEN '{}'::text[] ELSE p::text[] END AS c) x ORDER BY i`,
+      [names, brands, paths.map((p) => `{${p.map((s) => `"${s.replace(/["\\]/g, '\\$&')}"`).join(',')}}`)],
+    );
+    expect(rows.length).toBe(names.length);
+    expect(rows.filter((r) => !r.same_doc || !r.same_cat)).toEqual([]);
+    // Not vacuous: weights of all three parts appear.
+    expect(rows.some((r) => /:\d+A/.test(r.doc) && /:\d+B/.test(r.doc) && /:\d+C/.test(r.doc))).toBe(true);
+  });
 });
 
 describe('the no-card price', () => {
