@@ -109,7 +109,7 @@ function readJson(text: string) {
     expect(typeof i.id).toBe('string');
     expect(typeof (i.content_text ?? i.content_html)).toBe('string');
   }
-  return { ...feed, items: feed.items ?? [] }; // feedsmith's parser leaves out an empty list
+  return { ...feed, items: feed.items ?? [] } as Json; // feedsmith's parser leaves out an empty list
 }
 
 describe('the feeds parse and carry the changes', () => {
