@@ -261,7 +261,7 @@ export function registerFeedRoutes(app: FastifyInstance, run: Executor, baseUrl:
   }
 }
 
-/** The window and length parameters every price-change feed passes through. */
+/** The entries of `query` named in `keys` (the parameters a feed passes on to its operation). */
 function passThrough(query: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of keys) if (Object.hasOwn(query, k)) out[k] = query[k];
@@ -374,8 +374,8 @@ export const FEEDS_ABOUT =
   'Atom 1.0 (`.atom`, application/atom+xml) or JSON Feed 1.1 (`.json`, application/feed+json) of list_price_changes: each entry a change with a stable id, both prices (no-card, per unit; per kg when sold by weight) and the day the new price started (00:00 UTC of that New Zealand day). Poll with If-None-Match (ETag) or If-Modified-Since: 304 while the data is unchanged.';
 
 /**
- * The OpenAPI path items of the feeds ({@link FEEDS}).
- * @param refs the component references the document uses for its shared responses.
+ * The OpenAPI path items of the feeds ({@link FEEDS}), tagged `feeds` and `beyond-contract`; their
+ * error responses are the document's shared components (BadRequest, NotFound, Unavailable).
  */
 export function feedOpenApiPaths(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -387,7 +387,7 @@ export function feedOpenApiPaths(): Record<string, unknown> {
         tags: ['feeds', 'beyond-contract'],
         'x-beyond-contract': 'issue 32',
         summary: f.summary,
-        description: `${f.summary} ${FEEDS_ABOUT} 404 (an Error body in JSON) for an unknown subject; 400 for bad parameters.`,
+        description: `${f.summary} ${FEEDS_ABOUT} 404 (an Error body in JSON) for an unknown subject; 400 for bad parameters. Counts against the per-IP budget.`,
         parameters: [
           ...(f.key ? [{ name: f.key.name, in: 'path', required: true, description: f.key.description, schema: f.key.schema }] : []),
           format,
@@ -398,6 +398,9 @@ export function feedOpenApiPaths(): Record<string, unknown> {
           200: {
             description: 'The feed.',
             headers: {
+              ...Object.fromEntries(
+                ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'].map((h) => [h, { $ref: `#/components/headers/${h}` }]),
+              ),
               ETag: { description: 'Entity tag of the body, for If-None-Match.', schema: { type: 'string' } },
               'Last-Modified': { description: 'When the data was observed, an HTTP-date, for If-Modified-Since.', schema: { type: 'string' } },
             },
@@ -409,6 +412,7 @@ export function feedOpenApiPaths(): Record<string, unknown> {
           304: { $ref: '#/components/responses/NotModified' },
           400: { $ref: '#/components/responses/BadRequest' },
           404: { $ref: '#/components/responses/NotFound' },
+          429: { $ref: '#/components/responses/TooManyRequests' },
           503: { $ref: '#/components/responses/Unavailable' },
         },
       },

@@ -306,7 +306,7 @@ export const API_SUMMARY = [
 export const API_CONVENTIONS = [
   'Conventions: money is integer New Zealand cents (`price` is the shelf price); days are New Zealand calendar dates `YYYY-MM-DD`;',
   'timestamps are UTC RFC 3339; series are parallel arrays; the national price is the median across the chain\'s reporting stores.',
-  'Limits: 300 requests a minute and 10,000 a day per IP across /api/v1 and /mcp; bulk work uses the nightly exports under /data/latest/.',
+  'Limits: 300 requests a minute and 10,000 a day per IP across /api/v1, /feeds and /mcp; bulk work uses the nightly exports under /data/latest/.',
   'Data: prices as advertised online; in-store prices may differ. Licence CC BY 4.0: attribute the service and the source retailers.',
 ].join('\n');
 
