@@ -5,9 +5,10 @@
  * listings, a chain (optionally only its new deals of one kind), the best matches of a search, or a
  * shelf's listings. One statement per answer after the scope is resolved: each scope listing's
  * latest national span gives the `as_of` (the latest last observed day of the scope: the data's
- * end, never today), then each national span that started in the window `as_of − days + 1 …
- * as_of` is compared with the span before it (national_price_span_listing_idx, two index probes a
- * listing). Money in integer NZ cents per unit (per kg when sold by weight); days are NZ calendar days.
+ * end, never today), then, for the listings whose latest span started in the window
+ * `as_of − days + 1 … as_of` (only they can have a change in it), each span that started in the
+ * window is compared with the span before it (national_price_span_listing_idx: one index probe per
+ * scope listing, a few more per listing that changed). Money in integer NZ cents per unit (per kg when sold by weight); days are NZ calendar days.
  *
  * Decisions:
  * - A search scope is the best {@link SEARCH_SCOPE} listings of search_listings for `q` (the ranked
@@ -192,16 +193,21 @@ function changesSql(scopeSql: string): string {
   const to = spanToSql('ns', nationalCoveredDay('r'));
   return `WITH scope AS (${scopeSql}),
   latest AS (
-    SELECT l.id, l.name, r.slug AS retailer, r.name AS retailer_name, x.to_day
+    SELECT l.id, l.name, r.slug AS retailer, r.name AS retailer_name, x.to_day, x.first_day AS latest_first
       FROM scope sc JOIN listing l ON l.id = sc.id JOIN retailer r ON r.id = l.retailer_id
-      CROSS JOIN LATERAL ${latestSpanSql('national_price_span', 'ns', 'ns.listing_id = l.id', `${to} AS to_day`)} x
+      CROSS JOIN LATERAL ${latestSpanSql('national_price_span', 'ns', 'ns.listing_id = l.id', `${to} AS to_day, ns.first_day`)} x
   ),
   bounds AS (SELECT max(to_day) AS as_of FROM latest),
+  live AS (
+    -- A listing has a span starting in the window only if its latest span does (the latest has the
+    -- greatest first_day): the others are left out before any of their spans is probed.
+    SELECT lt.*, b.as_of FROM latest lt CROSS JOIN bounds b WHERE lt.latest_first >= b.as_of - ($1::int - 1)
+  ),
   changes AS (
     SELECT lt.id AS listing_id, lt.name, lt.retailer, lt.retailer_name, s.first_day AS day, s.id AS span_id, c.*
-      FROM latest lt CROSS JOIN bounds b
+      FROM live lt
       CROSS JOIN LATERAL (SELECT * FROM national_price_span sp
-                           WHERE sp.listing_id = lt.id AND sp.first_day BETWEEN b.as_of - ($1::int - 1) AND b.as_of) s
+                           WHERE sp.listing_id = lt.id AND sp.first_day BETWEEN lt.as_of - ($1::int - 1) AND lt.as_of) s
       CROSS JOIN LATERAL (SELECT * FROM national_price_span p
                            WHERE p.listing_id = lt.id AND (p.first_day, p.id) < (s.first_day, s.id)
                            ORDER BY ${latestSpanOrderSql('p')} LIMIT 1) p
