@@ -57,6 +57,7 @@ import planShoppingList from './operations/plan_shopping_list.js';
 import searchListings from './operations/search_listings.js';
 import searchProducts from './operations/search_products.js';
 import suggest from './operations/suggest.js';
+import listPriceChanges from './operations/list_price_changes.js';
 
 /** Every operation, in documentation order, each with its own types (a tuple, nothing widened). */
 export const registry = [
@@ -96,6 +97,7 @@ export const registry = [
   getExportManifest,
   getDataStatus,
   healthz,
+  listPriceChanges,
 ] as const satisfies readonly AnyOperation[];
 
 /** The registry as the facades take it: any operation (they only pass data through `shape`). */

@@ -36,6 +36,31 @@ export type NearInput = {
   radiusKm: number | null | undefined;
 };
 
+/** drop: the no-card price fell; rise: it rose; any: every change (including deals that leave the no-card price as it was). */
+export type PriceChangeDirection =
+  | 'any'
+  | 'drop'
+  | 'rise';
+
+/** deal_start: a deal (special, member price or multibuy) began; deal_end: one ended; price: the no-card price changed otherwise. */
+export type PriceChangeKind =
+  | 'deal_end'
+  | 'deal_start'
+  | 'price';
+
+export type PriceChangeScopeType =
+  | 'listing'
+  | 'product'
+  | 'retailer'
+  | 'search'
+  | 'shelf';
+
+/** How the no-card price moved: drop, rise, or none (a member price or multibuy starting or ending). */
+export type PriceMovement =
+  | 'drop'
+  | 'none'
+  | 'rise';
+
 /** popular: most widely stocked (chains, then stores); per_unit / per_unit_desc: cheapest / dearest per the shelf's compare unit (products without one last; on a shelf of mixed units, by price); price / price_desc: best admitted price; deal: biggest discount share; relevance: text rank of q (the default with q). */
 export type ShelfSort =
   | 'deal'
@@ -289,6 +314,21 @@ export type list_dealsQueryVariables = Exact<{
 
 export type list_dealsQuery = { deals: { kind: DealKind, total: number, listings: Array<{ id: number, name: string, brand: string | null, image: string | null, available: boolean, retailer: string, size_text: string | null, product_id: number | null, current: { price: number, promo_price: number | null, promo_kind: number | null, multibuy_qty: number | null, multibuy_price: number | null } | null }> } };
 
+export type list_price_changesQueryVariables = Exact<{
+  listing_id: number | null | undefined;
+  product_id: number | null | undefined;
+  retailer: string | null | undefined;
+  kind: DealKind | null | undefined;
+  q: string | null | undefined;
+  shelf: string | null | undefined;
+  direction: PriceChangeDirection;
+  days: number;
+  limit: number;
+}>;
+
+
+export type list_price_changesQuery = { priceChanges: { days: number, direction: PriceChangeDirection, kind: DealKind | null, total: number, as_of: string | null, scope: { type: PriceChangeScopeType, key: string, name: string }, changes: Array<{ id: string, name: string, retailer: string, day: string, kind: PriceChangeKind, direction: PriceMovement, listing_id: number, retailer_name: string, old_price: number, new_price: number, deal_kind: DealKind | null, deal_price: number | null }> } };
+
 export type list_retailersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -410,6 +450,7 @@ export interface OperationTypes {
   healthz: { result: healthzQuery; variables: healthzQueryVariables };
   list_areas: { result: list_areasQuery; variables: list_areasQueryVariables };
   list_deals: { result: list_dealsQuery; variables: list_dealsQueryVariables };
+  list_price_changes: { result: list_price_changesQuery; variables: list_price_changesQueryVariables };
   list_retailers: { result: list_retailersQuery; variables: list_retailersQueryVariables };
   list_shelves: { result: list_shelvesQuery; variables: list_shelvesQueryVariables };
   list_stores: { result: list_storesQuery; variables: list_storesQueryVariables };

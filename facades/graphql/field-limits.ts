@@ -105,6 +105,9 @@ export const FIELD_LIMITS: Readonly<Record<string, number>> = {
   // How old the data is (issue 26): aggregates over the chains' national collection rows (a few
   // thousand) and one day's store rows per chain; changes once a collection (a catalogue).
   dataStatus: CATALOGUE_PER_MINUTE,
+  // Price changes (issue 32 item 3): one statement over a scope's national spans; a chain's scope
+  // probes every listing of the chain and a search's runs the ranked search first, like a search.
+  priceChanges: SEARCH_PER_MINUTE,
 };
 
 /** `extensions.code` of a refusal. */

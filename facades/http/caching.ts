@@ -35,9 +35,9 @@ export function isCacheablePath(path: string): boolean {
   return isDataPath(path) || CACHEABLE.has(path);
 }
 
-/** Whether responses of this route pattern (or path) describe the data, so carry its `Last-Modified` (/api/v1/*). */
+/** Whether responses of this route pattern (or path) describe the data, so carry its `Last-Modified` (/api/v1/*, and the price-change feeds /feeds/*: facades/http/feeds.ts). */
 export function isDataPath(path: string): boolean {
-  return path.startsWith('/api/v1/');
+  return path.startsWith('/api/v1/') || path.startsWith('/feeds/');
 }
 
 /** Strong entity tag of a body: `"<sha1 base64url>"`. */

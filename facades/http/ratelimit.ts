@@ -87,7 +87,7 @@ declare module 'fastify' {
 
 /** Whether a path (routed pattern or raw path without query) falls under the budget. */
 export function isBudgetedPath(path: string): boolean {
-  return path === '/api/v1' || path.startsWith('/api/v1/') || path === '/mcp' || path.startsWith('/mcp/');
+  return path === '/api/v1' || path.startsWith('/api/v1/') || path === '/mcp' || path.startsWith('/mcp/') || path.startsWith('/feeds/');
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { paramInfo, type AnyOperation } from '../operation.js';
 import { API_CONVENTIONS, API_SUMMARY, isBudgeted, type JsonSchema } from './openapi.js';
+import { FEEDS, FEEDS_ABOUT } from '../http/feeds.js';
 
 const REF = '#/components/schemas/';
 
@@ -117,6 +118,12 @@ export function buildLlmsTxt(ops: readonly AnyOperation[], baseUrl: string): str
       return `- [${op.name}](${baseUrl}/llms-full.txt#${op.name}): ${op.method} ${op.path}${params.length ? ` — params: ${params.join(', ')}` : ''}. ${op.summary}${tool}`;
     }),
     '',
+    '## Feeds',
+    '',
+    FEEDS_ABOUT,
+    '',
+    ...FEEDS.map((f) => `- ${baseUrl}${f.path}${f.query.length ? `?${f.query.map((q) => `${q.name}=`).join('&')}` : ''}: ${f.summary}`),
+    '',
     '## Reference',
     '',
     `- [Full reference](${baseUrl}/llms-full.txt): every operation's parameters, responses and resource fields`,
@@ -151,7 +158,7 @@ export function buildLlmsFullTxt(ops: readonly AnyOperation[], baseUrl: string, 
     '',
     '## Limits',
     '',
-    'Per client IP, across /api/v1/* and /mcp together: 300 requests a minute and 10,000 a day. Every such response carries',
+    'Per client IP, across /api/v1/*, /feeds/* and /mcp together: 300 requests a minute and 10,000 a day. Every such response carries',
     '`RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (the tighter window) and `RateLimit-Policy` (both windows).',
     'Query text `q` is at most 100 characters. Export files under /data/latest/ are not rate limited.',
     '',
@@ -177,6 +184,9 @@ export function buildLlmsFullTxt(ops: readonly AnyOperation[], baseUrl: string, 
     out.push('', `Example: \`curl '${exampleUrl(op, baseUrl)}'\``, '');
     if (isBudgeted(op.path)) out.push('Counts against the per-IP budget.', '');
   }
+  out.push('## Feeds', '', FEEDS_ABOUT, 'Every feed also takes `days`, `limit` and `direction` as list_price_changes.', '');
+  for (const f of FEEDS) out.push(`- \`GET ${f.path}\` — ${f.summary}${f.query.length ? ` Query: ${f.query.map((q) => `\`${q.name}\` (${q.description})`).join(', ')}.` : ''}`);
+  out.push('');
   out.push('## Resources', '');
   const schemas = ((openapi.components as JsonSchema).schemas ?? {}) as Record<string, JsonSchema>;
   for (const [id, schema] of Object.entries(schemas)) out.push(schemaSection(id, schema), '');

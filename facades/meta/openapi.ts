@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { paramInfo, type AnyOperation } from '../operation.js';
 import { ErrorBody } from '../resources.js';
+import { feedOpenApiPaths } from '../http/feeds.js';
 
 /** A JSON Schema object as emitted by zod. */
 export type JsonSchema = Record<string, unknown>;
@@ -187,6 +188,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   index: 'The daily food price index nowcast (not an official statistic): latest, daily series, groups and items.',
   basket: 'The Food Price Index basket: its items, weights and matched listings.',
   meta: 'The service itself: health, this description, llms.txt, the MCP endpoint and the front door.',
+  feeds: 'Atom and JSON Feed 1.1 feeds of price changes, for feed readers and conditional polling.',
   'beyond-contract': 'Operations this service adds beyond the published API contract.',
 };
 
@@ -304,7 +306,7 @@ export const API_SUMMARY = [
 export const API_CONVENTIONS = [
   'Conventions: money is integer New Zealand cents (`price` is the shelf price); days are New Zealand calendar dates `YYYY-MM-DD`;',
   'timestamps are UTC RFC 3339; series are parallel arrays; the national price is the median across the chain\'s reporting stores.',
-  'Limits: 300 requests a minute and 10,000 a day per IP across /api/v1 and /mcp; bulk work uses the nightly exports under /data/latest/.',
+  'Limits: 300 requests a minute and 10,000 a day per IP across /api/v1, /feeds and /mcp; bulk work uses the nightly exports under /data/latest/.',
   'Data: prices as advertised online; in-store prices may differ. Licence CC BY 4.0: attribute the service and the source retailers.',
 ].join('\n');
 
@@ -323,6 +325,7 @@ export function buildOpenApi(ops: readonly AnyOperation[], baseUrl: string): Jso
     item[method] = pathOperation(op, schemas);
   }
   Object.assign(paths, metaPaths());
+  Object.assign(paths, feedOpenApiPaths());
   schemas.ServiceIndex = SERVICE_INDEX_SCHEMA;
   const sorted = Object.fromEntries(Object.keys(schemas).sort().map((k) => [k, schemas[k]]));
   return {

@@ -173,6 +173,17 @@ const recipes: Record<string, (errors: readonly number[] | undefined) => Recipe>
   // How old the data is (issue 26): the national collection rows and each chain's last day.
   get_data_status: () => () => ({ params: {} }),
   healthz: () => () => ({ params: {} }),
+  // Price changes (issue 32 item 3): each scope in turn; a chain's scope reads every listing of the chain.
+  list_price_changes: () => (c, i) => {
+    const scopes: Params[] = [
+      { listing_id: String(pick(c, c.listings)) },
+      { retailer: pick(c, c.retailers), kind: 'special' },
+      { q: pick(c, c.words), direction: 'drop' },
+      { shelf: pick(c, c.shelves), direction: 'drop' },
+      { retailer: pick(c, c.retailers), days: '7' },
+    ];
+    return { params: scopes[i % scopes.length] };
+  },
 };
 
 /** The REST URL path + query of `opPath` with `params`. */

@@ -345,6 +345,7 @@ describe('persisted documents', () => {
     get_export_manifest: {},
     get_data_status: {},
     healthz: {},
+    list_price_changes: { retailer: 'woolworths', kind: 'special', direction: 'any', days: '90', limit: '100' },
   });
 
   it('runs every registry document through /graphql within the limits, giving the contract shape', async () => {
