@@ -26,6 +26,7 @@ import './shelves.js';
 import './retailer-browse.js';
 import './views.js';
 import './data-status.js';
+import './shrinkflation.js';
 
 /** The executable schema of the read API. */
 export const schema = builder.toSchema();
