@@ -311,6 +311,7 @@ export type list_shelvesQuery = { shelves: Array<{ slug: string, label: string, 
 export type list_shrinkflationQueryVariables = Exact<{
   retailer: string | null | undefined;
   shelf: string | null | undefined;
+  listing: number | null | undefined;
   days: number;
   limit: number;
 }>;

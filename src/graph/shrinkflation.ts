@@ -54,10 +54,11 @@ builder.queryField('shrinkflation', (t) =>
   t.field({
     type: ShrinkflationRef,
     description:
-      `Listings whose pack got smaller at a flat or higher shelf price (unit price up), change day within the last \`days\` days ending at asOf. BAD_REQUEST for an unknown retailer or shelf, days outside ${SHRINK_DAYS.min} to ${SHRINK_DAYS.max} or limit outside ${SHRINK_LIMIT.min} to ${SHRINK_LIMIT.max}.`,
+      `Listings whose pack got smaller at a flat or higher shelf price (unit price up), change day within the last \`days\` days ending at asOf. BAD_REQUEST for an unknown retailer or shelf, days outside ${SHRINK_DAYS.min} to ${SHRINK_DAYS.max} or limit outside ${SHRINK_LIMIT.min} to ${SHRINK_LIMIT.max}; NOT_FOUND for an unknown listing.`,
     args: {
       retailer: t.arg.string({ description: "Retailer slug: only that chain's listings; unknown gives BAD_REQUEST." }),
       shelf: t.arg.string({ description: 'Shelf slug (shelves): only listings whose kind is on that shelf or below it; unknown gives BAD_REQUEST.' }),
+      listing: t.arg.int({ description: "Listing id: only that listing's events; unknown gives NOT_FOUND." }),
       days: t.arg.int({ defaultValue: SHRINK_DAYS.default, description: `Window length, ${SHRINK_DAYS.min} to ${SHRINK_DAYS.max} days ending at asOf.` }),
       limit: t.arg.int({ defaultValue: SHRINK_LIMIT.default, description: `Events returned, ${SHRINK_LIMIT.min} to ${SHRINK_LIMIT.max}.` }),
     },

@@ -15,7 +15,7 @@
 import type pg from 'pg';
 import { getShelf, kindsUnder } from '../domain/shelves.js';
 import { SHRINK_DAYS, SHRINK_LIMIT, shrinkEvent, windowFrom, type ShrinkEvent } from '../domain/shrinkflation.js';
-import { BadRequest } from '../errors.js';
+import { BadRequest, NotFound } from '../errors.js';
 import { retailerIdBySlug } from './search.js';
 
 /** The most size changes one answer reads (newest first). */
@@ -27,6 +27,8 @@ export interface ShrinkflationArgs {
   retailer?: string | null;
   /** Shelf slug (list_shelves): only listings whose kind is on that shelf or below it; unknown gives BadRequest. */
   shelf?: string | null;
+  /** Listing id: only that listing's events (its whole size history within the window); unknown gives NotFound. */
+  listing?: number | null;
   /** Window length in days ending at as_of ({@link SHRINK_DAYS}). */
   days?: number | null;
   /** Events returned ({@link SHRINK_LIMIT}). */
@@ -114,8 +116,9 @@ export async function sizeChanges(
 /**
  * list_shrinkflation: the shrinkflation events (src/domain/shrinkflation.ts) whose change day is in
  * the `days` days ending at as_of, newest first. Three statements at most (the retailer's id, as_of,
- * the changes).
- * @throws BadRequest for an unknown retailer or shelf slug, `days` or `limit` out of range.
+ * the changes; one more with `listing`).
+ * @throws BadRequest for an unknown retailer or shelf slug, `days` or `limit` out of range, a listing
+ *   id that is not a positive integer; NotFound for an unknown listing id.
  */
 export async function shrinkflationFeed(pool: pg.Pool, args: ShrinkflationArgs): Promise<ShrinkflationFeed> {
   const days = checkedInt('days', args.days, SHRINK_DAYS);
@@ -126,6 +129,12 @@ export async function shrinkflationFeed(pool: pg.Pool, args: ShrinkflationArgs):
   }
   const retailer = args.retailer?.trim() || null;
   const retailerId = retailer === null ? null : await retailerIdBySlug(pool, retailer);
+  const listing = args.listing ?? null;
+  if (listing !== null) {
+    if (!Number.isInteger(listing) || listing < 1) throw new BadRequest('Invalid parameter "listing": must be a positive integer');
+    const found = await pool.query('SELECT 1 FROM listing WHERE id = $1', [listing]);
+    if (found.rowCount === 0) throw new NotFound(`No listing ${listing}`);
+  }
   const { rows } = await pool.query<{ as_of: string | null }>(
     'SELECT max(last_national_day)::text AS as_of FROM retailer WHERE $1::int IS NULL OR id = $1::int',
     [retailerId],
@@ -133,7 +142,9 @@ export async function shrinkflationFeed(pool: pg.Pool, args: ShrinkflationArgs):
   const asOf = rows[0]?.as_of ?? null;
   if (asOf === null) return { as_of: null, from: null, days, total: 0, events: [] };
   const from = windowFrom(asOf, days);
-  const changes = await sizeChanges(pool, from, asOf, { retailerId, kinds: shelfSlug === null ? null : kindsUnder(shelfSlug) });
+  const changes = await sizeChanges(pool, from, asOf, {
+    retailerId, kinds: shelfSlug === null ? null : kindsUnder(shelfSlug), listingIds: listing === null ? null : [listing],
+  });
   const events: ShrinkflationEvent[] = [];
   for (const c of changes) {
     if (c.old_price == null || c.new_price == null) continue;

@@ -173,6 +173,10 @@ const recipes: Record<string, (errors: readonly number[] | undefined) => Recipe>
   // How old the data is (issue 26): the national collection rows and each chain's last day.
   get_data_status: () => () => ({ params: {} }),
   healthz: () => () => ({ params: {} }),
+  // Shrinkflation (issue 32 item 4): the whole window, one chain, one shelf, a short window.
+  list_shrinkflation: () => (c, i) => ({
+    params: i % 4 === 0 ? {} : i % 4 === 1 ? { retailer: pick(c, c.retailers) } : i % 4 === 2 ? { shelf: pick(c, c.shelves) } : { days: '30', limit: '10' },
+  }),
 };
 
 /** The REST URL path + query of `opPath` with `params`. */
