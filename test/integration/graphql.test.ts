@@ -345,6 +345,7 @@ describe('persisted documents', () => {
     get_export_manifest: {},
     get_data_status: {},
     healthz: {},
+    list_shrinkflation: { retailer: 'woolworths', shelf: 'fridge-deli', listing: String(listingId()), days: '730', limit: '200' },
   });
 
   it('runs every registry document through /graphql within the limits, giving the contract shape', async () => {
