@@ -105,6 +105,9 @@ export const FIELD_LIMITS: Readonly<Record<string, number>> = {
   // How old the data is (issue 26): aggregates over the chains' national collection rows (a few
   // thousand) and one day's store rows per chain; changes once a collection (a catalogue).
   dataStatus: CATALOGUE_PER_MINUTE,
+  // Shrinkflation (issue 32 item 4): the window's size changes (a few) with two indexed price reads
+  // each, judged in memory; filtered by chain, shelf or listing, like a search.
+  shrinkflation: SEARCH_PER_MINUTE,
 };
 
 /** `extensions.code` of a refusal. */
