@@ -1,4 +1,4 @@
-// The dashboard (issue 20 #2): four panels, each ONE GraphQL query (facades/dashboard/queries/*.graphql)
+// The dashboard (issue 20 #2; shrinkflation: issue 32 item 4): its panels are each ONE GraphQL query (facades/dashboard/queries/*.graphql)
 // sent to /graphql, shown beside its panel ("view query") and linked to GraphiQL with the query
 // prefilled (/graphql?query=...&variables=...). Plain ES module, no build step; uPlot comes from
 // this server (/assets/uplot/<version>/, see the import map in index.html). Each panel says how
