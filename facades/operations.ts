@@ -50,6 +50,7 @@ import healthz from './operations/healthz.js';
 import listAreas from './operations/list_areas.js';
 import listDeals from './operations/list_deals.js';
 import listShelves from './operations/list_shelves.js';
+import listShrinkflation from './operations/list_shrinkflation.js';
 import listRetailers from './operations/list_retailers.js';
 import listStores from './operations/list_stores.js';
 import lookupGtin from './operations/lookup_gtin.js';
@@ -98,6 +99,7 @@ export const registry = [
   getDataStatus,
   healthz,
   listPriceChanges,
+  listShrinkflation,
 ] as const satisfies readonly AnyOperation[];
 
 /** The registry as the facades take it: any operation (they only pass data through `shape`). */

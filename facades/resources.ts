@@ -1253,3 +1253,40 @@ export const ExportManifest = named(
   }),
 );
 export type ExportManifest = z.infer<typeof ExportManifest>;
+
+/** Beyond the contract (issue 32 item 4): one event of list_shrinkflation (rule: src/domain/shrinkflation.ts). */
+export const ShrinkEvent = named(
+  'ShrinkEvent',
+  "A listing's pack got smaller while its shelf price stayed the same or rose (the national series), so its unit price rose.",
+  z.object({
+    listing_id: z.int().describe('The listing (see get_listing)'),
+    retailer: z.string().describe("Its chain's slug"),
+    name: z.string(),
+    brand: z.string().nullable(),
+    day: Day.describe('The first day the smaller size was observed'),
+    old_size: z.string().describe('The size before, as the chain printed it'),
+    new_size: z.string().describe('The size from `day`, as the chain printed it'),
+    old_qty: z.number().describe('Pack total before (quantity × pack count), in `unit`'),
+    new_qty: z.number().describe('Pack total from `day`, in `unit` (smaller than old_qty)'),
+    unit: z.enum(['g', 'ml', 'each', 'sheet']).describe('Unit of the pack totals'),
+    old_price: z.int().describe('Shelf price before the change (the national span in force the day before), cents'),
+    new_price: z.int().describe('Shelf price on `day`, cents (≥ old_price)'),
+    compare_unit: z.string().describe('What the unit prices are per: kg, l (litre), each or 100sheet (100 sheets)'),
+    old_unit_price: z.number().describe('Cents per compare unit before, to a hundredth of a cent'),
+    new_unit_price: z.number().describe('Cents per compare unit from `day`, to a hundredth of a cent'),
+    unit_price_change: z.number().describe('Unit price rise, per cent to a tenth ((new ÷ old − 1) × 100)'),
+  }),
+);
+
+/** Beyond the contract (issue 32 item 4): list_shrinkflation's body. */
+export const Shrinkflation = named(
+  'Shrinkflation',
+  'Shrinkflation events whose change day is within the window ending at as_of (the last observed day, not today), newest first.',
+  z.object({
+    as_of: Day.nullable().describe("The window's last day: the data's last observed day (the chain's with `retailer`); null when nothing was collected"),
+    from: Day.nullable().describe("The window's first day (as_of − days + 1); null with as_of"),
+    days: z.int().describe('The window length in days'),
+    total: z.int().describe('Events in the window under the filters (not only the page)'),
+    events: z.array(ShrinkEvent).describe('Change day descending, then the largest unit-price rise, then listing id'),
+  }),
+);

@@ -1,4 +1,4 @@
-// The dashboard (issue 20 #2): four panels, each ONE GraphQL query (facades/dashboard/queries/*.graphql)
+// The dashboard (issue 20 #2; shrinkflation: issue 32 item 4): its panels are each ONE GraphQL query (facades/dashboard/queries/*.graphql)
 // sent to /graphql, shown beside its panel ("view query") and linked to GraphiQL with the query
 // prefilled (/graphql?query=...&variables=...). Plain ES module, no build step; uPlot comes from
 // this server (/assets/uplot/<version>/, see the import map in index.html). Each panel says how
@@ -425,6 +425,44 @@ async function trackRecordPanel() {
   }
 }
 
+// Shrinkflation (issue 32 item 4): the newest events of the year up to the data's last day.
+const UNIT_WORDS = { kg: 'per kg', l: 'per L', each: 'each', '100sheet': 'per 100 sheets' };
+async function shrinkflationPanel() {
+  const panel = new Panel('shrinkflation', 'shrinkflation');
+  const body = panel.el.querySelector('.shrink-body');
+  try {
+    const { shrinkflation: s } = await panel.run({ days: 365, limit: 12 });
+    if (!s.events.length) {
+      const when = s.asOf ? ` from ${formatDay(s.from)} to ${formatDay(s.asOf)}` : '';
+      body.replaceChildren(
+        el('p', { class: 'empty' }, `No pack got smaller at a flat or higher shelf price${when}.`),
+        el('p', { class: 'note' }, "Sizes are recorded from the first collection that sees them; a catalogue that holds one size per item (as the imported one does) has no change to compare yet."),
+      );
+      panel.state('empty', 0);
+      return;
+    }
+    const unitWords = (u) => (Object.hasOwn(UNIT_WORDS, u) ? UNIT_WORDS[u] : u);
+    const rows = s.events.map((e) =>
+      el('tr', {},
+        el('td', {}, el('a', { href: `/api/v1/listings/${e.listingId}` }, e.brand && !e.name.toLowerCase().includes(e.brand.toLowerCase()) ? `${e.brand} · ${e.name}` : e.name)),
+        el('td', {}, e.retailer),
+        el('td', {}, formatDay(e.day)),
+        el('td', {}, `${e.oldSize} → ${e.newSize}`),
+        el('td', { class: 'num' }, `${money(e.oldPrice)} → ${money(e.newPrice)}`),
+        el('td', { class: 'num' }, `${money(e.oldUnitPrice)} → ${money(e.newUnitPrice)} ${unitWords(e.compareUnit)}`),
+        el('td', { class: 'num' }, `+${e.unitPriceChange.toFixed(1)} %`),
+      ),
+    );
+    body.replaceChildren(
+      el('p', { class: 'note shrink-as-of' }, `${formatCount(s.total)} shrinks from ${formatDay(s.from)} to ${formatDay(s.asOf)}; the newest:`),
+      el('table', {}, el('thead', {}, el('tr', {}, el('th', {}, 'item'), el('th', {}, 'chain'), el('th', {}, 'day'), el('th', {}, 'size'), el('th', { class: 'num' }, 'shelf price'), el('th', { class: 'num' }, 'unit price'), el('th', { class: 'num' }, 'rise'))), el('tbody', {}, ...rows)),
+    );
+    panel.state('ready', rows.length);
+  } catch (e) {
+    panel.fail(body, e);
+  }
+}
+
 // How old the data is: the banner and each chain's last collection day (nothing when the status does not answer).
 async function freshness(statusPromise) {
   const root = document.querySelector('[data-freshness]');
@@ -432,5 +470,5 @@ async function freshness(statusPromise) {
 }
 
 const statusPromise = loadStatus();
-await Promise.all([freshness(statusPromise), indexPanel(statusPromise), historyPanel(), storesPanel(), dealsPanel(), trackRecordPanel()]);
+await Promise.all([freshness(statusPromise), indexPanel(statusPromise), historyPanel(), storesPanel(), dealsPanel(), trackRecordPanel(), shrinkflationPanel()]);
 document.body.dataset.ready = 'true';

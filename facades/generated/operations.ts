@@ -81,6 +81,13 @@ export type ShoppingItemInput = {
   qty: number | null | undefined;
 };
 
+/** Unit of a pack total compared for shrinkflation: grams, millilitres, items or sheets. */
+export type ShrinkUnit =
+  | 'each'
+  | 'g'
+  | 'ml'
+  | 'sheet';
+
 /** insufficient_history: under 28 observed days in the window; no_usual_price: on a special every observed day of the window; inflated: the shelf price rose within 30 days before the promotion and the promo price is not below the price before the rise; above_usual: not below the usual price; not_lowest: a shopper paid less within the window; genuine: below the usual price and no more than the lowest of the window. */
 export type SpecialVerdict =
   | 'above_usual'
@@ -341,6 +348,17 @@ export type list_shelvesQueryVariables = Exact<{
 
 export type list_shelvesQuery = { shelves: Array<{ slug: string, label: string, depth: number, parent: string | null, products: number, compare_unit: string | null }> };
 
+export type list_shrinkflationQueryVariables = Exact<{
+  retailer: string | null | undefined;
+  shelf: string | null | undefined;
+  listing: number | null | undefined;
+  days: number;
+  limit: number;
+}>;
+
+
+export type list_shrinkflationQuery = { shrinkflation: { from: string | null, days: number, total: number, as_of: string | null, events: Array<{ retailer: string, name: string, brand: string | null, day: string, unit: ShrinkUnit, listing_id: number, old_size: string, new_size: string, old_qty: number, new_qty: number, old_price: number, new_price: number, compare_unit: string, old_unit_price: number, new_unit_price: number, unit_price_change: number }> } };
+
 export type list_storesQueryVariables = Exact<{
   retailer: string | null | undefined;
   town: string | null | undefined;
@@ -453,6 +471,7 @@ export interface OperationTypes {
   list_price_changes: { result: list_price_changesQuery; variables: list_price_changesQueryVariables };
   list_retailers: { result: list_retailersQuery; variables: list_retailersQueryVariables };
   list_shelves: { result: list_shelvesQuery; variables: list_shelvesQueryVariables };
+  list_shrinkflation: { result: list_shrinkflationQuery; variables: list_shrinkflationQueryVariables };
   list_stores: { result: list_storesQuery; variables: list_storesQueryVariables };
   lookup_gtin: { result: lookup_gtinQuery; variables: lookup_gtinQueryVariables };
   plan_shopping_list: { result: plan_shopping_listQuery; variables: plan_shopping_listQueryVariables };

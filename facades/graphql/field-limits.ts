@@ -108,6 +108,9 @@ export const FIELD_LIMITS: Readonly<Record<string, number>> = {
   // Price changes (issue 32 item 3): one statement over a scope's national spans; a chain's scope
   // probes every listing of the chain and a search's runs the ranked search first, like a search.
   priceChanges: SEARCH_PER_MINUTE,
+  // Shrinkflation (issue 32 item 4): the window's size changes (a few) with two indexed price reads
+  // each, judged in memory; filtered by chain, shelf or listing, like a search.
+  shrinkflation: SEARCH_PER_MINUTE,
 };
 
 /** `extensions.code` of a refusal. */

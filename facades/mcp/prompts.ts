@@ -20,9 +20,11 @@ import getProduct from '../operations/get_product.js';
 import getProductHistory from '../operations/get_product_history.js';
 import getProductSpread from '../operations/get_product_spread.js';
 import getProductStores from '../operations/get_product_stores.js';
+import listShrinkflation from '../operations/list_shrinkflation.js';
 import listStores from '../operations/list_stores.js';
 import lookupGtin from '../operations/lookup_gtin.js';
 import planShoppingList from '../operations/plan_shopping_list.js';
+import searchListings from '../operations/search_listings.js';
 import searchProducts from '../operations/search_products.js';
 
 /** Most items one compare_basket may name. */
@@ -108,7 +110,7 @@ function userMessage(description: string, lines: readonly string[]): GetPromptRe
 const t = (op: AnyOperation) => `\`${op.name}\``;
 
 /**
- * The prompts, checked against `ops`: compare_basket, is_special_real, price_history and cheapest_near_me.
+ * The prompts, checked against `ops`: compare_basket, is_special_real, price_history, cheapest_near_me and has_it_shrunk.
  * @throws when a prompt names an operation `ops` does not publish as a tool (missing or internal),
  *   so the drift surfaces when the server is built.
  */
@@ -287,7 +289,51 @@ export function promptDefinitions(ops: readonly AnyOperation[]): PromptDefinitio
     },
   };
 
-  return [compareBasket, isSpecialReal, priceHistory, cheapestNearMe];
+  const [shrinkSearch, shrinkBarcode, shrinkProduct, shrinkListing, shrinkHistory, shrinkEvents] = tools(
+    'has_it_shrunk',
+    searchListings,
+    lookupGtin,
+    getProduct,
+    getListing,
+    getListingHistory,
+    listShrinkflation,
+  );
+  const hasItShrunk: PromptDefinition = {
+    name: 'has_it_shrunk',
+    title: 'Has this shrunk?',
+    description: "Check whether an item's pack got smaller while its shelf price stayed the same or rose (shrinkflation), from its size history and national price series.",
+    argsSchema: z.object({
+      query: text(200, 'The item: words (e.g. "whittakers dark chocolate"), a barcode (8 to 14 digits), or "listing:<id>" / "product:<id>".'),
+    }),
+    tools: [shrinkSearch, shrinkBarcode, shrinkProduct, shrinkListing, shrinkHistory, shrinkEvents],
+    render: ({ query = '' }) => {
+      const target = historyTarget(query);
+      let find: string;
+      switch (target.kind) {
+        case 'listing':
+          find = `1. This is listing ${target.id}.`;
+          break;
+        case 'product':
+          find = `1. Call ${t(shrinkProduct)} with \`id\` ${target.id}: its \`offers\` are one listing per chain (\`id\`, \`retailer\`, \`size_text\`). Check each listing below.`;
+          break;
+        case 'barcode':
+          find = `1. Call ${t(shrinkBarcode)} with \`gtin\` "${target.gtin}": a ProductGroup whose \`offers\` are the listings carrying that barcode (404 when none does). Check each listing below.`;
+          break;
+        case 'search':
+          find = `1. Call ${t(shrinkSearch)} with \`q\` ${JSON.stringify(target.q)} and \`limit\` 5: ListingCards, best match first. Pick the listing (or one per chain) that matches; if several are plausible (sizes, brands), say which you chose.`;
+          break;
+      }
+      return userMessage(`Has ${query.trim()} shrunk?`, [
+        `Has ${JSON.stringify(query.trim())} shrunk: a smaller pack for the same or a higher price? Use this server's tools. ${MONEY}`,
+        find,
+        `2. For each listing call ${t(shrinkEvents)} with \`listing\` = its id and \`days\` 730 (the longest window, ending at \`as_of\`, the last observed day). Each event is one shrink: \`day\` the first day the smaller size was seen, \`old_size\`/\`new_size\` as printed with their pack totals (\`old_qty\`/\`new_qty\` in \`unit\`), the shelf price before and on that day (\`old_price\`/\`new_price\`, cents; promotions ignored), and the unit prices in cents per \`compare_unit\` (kg, l, each or 100sheet) with \`unit_price_change\` in per cent.`,
+        `3. Call ${t(shrinkListing)} with the listing id for its current \`size_text\` and price, and ${t(shrinkHistory)} with \`store\` 0 for its national price spans, to show what the price did before and after each shrink (a rise soon after the shrink adds to it). ${HISTORY_READING}`,
+        '4. Answer per listing: "shrunk" with each event (date, old → new size, old → new shelf price, unit price rise in $ per kg/L/item and %), or "no shrink found in the history we hold since <the earliest day>". An empty answer can mean the size history is short (sizes are recorded from the first collection that saw them), not that the pack never changed: say so. A change between unit families (500 g to a 6 pack) or a product sold by weight is never counted.',
+      ]);
+    },
+  };
+
+  return [compareBasket, isSpecialReal, priceHistory, cheapestNearMe, hasItShrunk];
 }
 
 /** Registers every prompt of `prompts` on `server` with its argument schema. */

@@ -148,6 +148,8 @@ export const DRIFT_ALLOW: DriftAllowList = {
     // Migration 20261201000100_scale: the open store spans in listing order.
     store_price_span_open_listing_idx: 'partial (last_day IS NULL)',
     national_price_span_open_idx: 'unique, partial (last_day IS NULL)',
+    // At most one open size span per listing (migration 20261210000000_listing_size_span).
+    listing_size_span_open_idx: 'unique, partial (last_day IS NULL)',
     // At most one basket match in force per listing (migration 20261128000000_index).
     basket_match_open_idx: 'unique, partial (valid_to IS NULL)',
     // One collection per retailer, store (NULL for national) and day: unique over COALESCE(store_id, 0).

@@ -27,6 +27,7 @@ import './retailer-browse.js';
 import './views.js';
 import './data-status.js';
 import './price-changes.js';
+import './shrinkflation.js';
 
 /** The executable schema of the read API. */
 export const schema = builder.toSchema();

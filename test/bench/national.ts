@@ -184,6 +184,10 @@ const recipes: Record<string, (errors: readonly number[] | undefined) => Recipe>
     ];
     return { params: scopes[i % scopes.length] };
   },
+  // Shrinkflation (issue 32 item 4): the whole window, one chain, one shelf, a short window.
+  list_shrinkflation: () => (c, i) => ({
+    params: i % 4 === 0 ? {} : i % 4 === 1 ? { retailer: pick(c, c.retailers) } : i % 4 === 2 ? { shelf: pick(c, c.shelves) } : { days: '30', limit: '10' },
+  }),
 };
 
 /** The REST URL path + query of `opPath` with `params`. */

@@ -156,7 +156,7 @@ describe('without a browser', () => {
   });
 
   it('each dashboard panel query is valid against the schema and runs on the real data', async () => {
-    expect(QUERY_FILES.sort()).toEqual(['deals.graphql', 'food-index.graphql', 'price-history.graphql', 'store-levels.graphql', 'track-record.graphql']);
+    expect(QUERY_FILES.sort()).toEqual(['deals.graphql', 'food-index.graphql', 'price-history.graphql', 'shrinkflation.graphql', 'store-levels.graphql', 'track-record.graphql']);
     for (const file of QUERY_FILES) {
       const query = fs.readFileSync(path.join(DASHBOARD_DIR, 'queries', file), 'utf8');
       const doc = parse(query);
@@ -295,6 +295,11 @@ describe.skipIf(!HAS_CHROMIUM)('in headless Chromium, with no outside network', 
     // The deals say the day they describe.
     const dealsNote = await page.locator('[data-panel="deals"] .deals-as-of').innerText();
     expect(dealsNote).toMatch(/^[\d,]+ special deals (as of|seen) \d{1,2} [A-Z][a-z]{2} \d{4}/);
+    // Shrinkflation (issue 32 item 4): the real data holds one size per item, so the panel is empty and says why.
+    const shrink = page.locator('[data-panel="shrinkflation"]');
+    await expect.poll(() => shrink.getAttribute('data-state'), { timeout: 60_000 }).toBe('empty');
+    expect(await shrink.locator('.shrink-body').innerText()).toMatch(/No pack got smaller at a flat or higher shelf price from \d{1,2} [A-Z][a-z]{2} \d{4} to \d{1,2} [A-Z][a-z]{2} \d{4}\.[\s\S]*one size per item/);
+    expect(await shrink.locator('a.open-graphiql').getAttribute('href')).toMatch(/^\/graphql\?query=/);
     await page.screenshot({ path: path.join(SHOTS, 'dashboard.png'), fullPage: true });
 
     // "open in GraphiQL" opens the panel's query in GraphiQL, offline too.
@@ -381,6 +386,35 @@ describe.skipIf(!HAS_CHROMIUM)('in headless Chromium, with no outside network', 
       await page.context().close();
     }
   }, 180_000);
+
+  it('the shrinkflation panel lists events as a table (a SYNTHETIC answer routed in place of /graphql\'s)', async () => {
+    const { page, errors } = await openPage();
+    const synthetic = {
+      data: {
+        shrinkflation: {
+          asOf: '2026-07-27', from: '2025-07-28', total: 2,
+          events: [
+            { listingId: 1, retailer: 'woolworths', name: 'SYNTHETIC crisps', brand: 'Acme', day: '2026-07-20', oldSize: '150g', newSize: '140g', oldPrice: 399, newPrice: 399, compareUnit: 'kg', oldUnitPrice: 2660, newUnitPrice: 2850, unitPriceChange: 7.1 },
+            { listingId: 2, retailer: 'newworld', name: 'SYNTHETIC juice', brand: null, day: '2026-07-01', oldSize: '1L', newSize: '900ml', oldPrice: 300, newPrice: 320, compareUnit: 'l', oldUnitPrice: 300, newUnitPrice: 355.56, unitPriceChange: 18.5 },
+          ],
+        },
+      },
+    };
+    await page.route('**/graphql', (route) =>
+      (route.request().postData() ?? '').includes('shrinkflation(')
+        ? route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(synthetic) })
+        : route.continue());
+    await page.goto(`${base}/dashboard`);
+    const shrink = page.locator('[data-panel="shrinkflation"]');
+    await expect.poll(() => shrink.getAttribute('data-state'), { timeout: 60_000 }).toBe('ready');
+    expect(await shrink.getAttribute('data-count')).toBe('2');
+    expect(await shrink.locator('.shrink-as-of').innerText()).toBe('2 shrinks from 28 Jul 2025 to 27 Jul 2026; the newest:');
+    const first = await shrink.locator('tbody tr').first().locator('td').allInnerTexts();
+    expect(first).toEqual(['Acme · SYNTHETIC crisps', 'woolworths', '20 Jul 2026', '150g → 140g', '$3.99 → $3.99', '$26.60 → $28.50 per kg', '+7.1 %']);
+    expect(await shrink.locator('tbody tr').nth(1).locator('td').nth(5).innerText()).toBe('$3.00 → $3.56 per L');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 90_000);
 
   it('the index chart breaks its lines across days with coverage 0', async () => {
     const { page, errors } = await openPage();

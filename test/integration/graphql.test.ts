@@ -346,6 +346,7 @@ describe('persisted documents', () => {
     get_data_status: {},
     healthz: {},
     list_price_changes: { retailer: 'woolworths', kind: 'special', direction: 'any', days: '90', limit: '100' },
+    list_shrinkflation: { retailer: 'woolworths', shelf: 'fridge-deli', listing: String(listingId()), days: '730', limit: '200' },
   });
 
   it('runs every registry document through /graphql within the limits, giving the contract shape', async () => {

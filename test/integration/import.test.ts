@@ -13,7 +13,7 @@ import { createTestDatabase, DATA_DIR, type TestDatabase } from '../helpers/db.j
 import { importRealData, isEmpty, pendingImportSteps, DataDirError, type ImportReport } from '../../workers/import/index.js';
 import { upsertStores, StoreInputError, type StoreInput } from '../../workers/ingest/stores.js';
 import { updateListingAttributes, ListingInputError } from '../../workers/ingest/listings.js';
-import { productSlug, sizeText, categoryPath, storeNameKey } from '../../workers/import/samples.js';
+import { productSlug, sizeContradicted, sizeText, categoryPath, storeNameKey } from '../../workers/import/samples.js';
 import { CATALOGUE_DAY, cataloguePrice, catalogueSizeText, readCatalogue } from '../../workers/import/catalogue.js';
 import { cleanAddress } from '../../workers/import/stores.js';
 
@@ -521,6 +521,17 @@ describe('importer helpers', () => {
     expect(sizeText('', '')).toBeNull();
     expect(categoryPath('Meat, Poultry & Seafood', 'Beef|Mince, Sausages & Meatballs')).toEqual(['Meat, Poultry & Seafood', 'Beef']);
     expect(categoryPath('Pantry', '')).toEqual(['Pantry']);
+  });
+
+  it('drops a size the row\'s own unit price contradicts (issue 32 item 4), not a sale row\'s', () => {
+    // SKU 6072822: "1 kg" at $31.90 with $17.72 per kg is a 1.8 kg pack.
+    expect(sizeContradicted('1kg', '1kg', '17.72', '31.9')).toBe(true);
+    expect(sizeContradicted('500g', '1kg', '17.72', '8.86')).toBe(false);
+    // A sale row: its unit price is of the original price, so the price is below it.
+    expect(sizeContradicted('400g', '1kg', '4.98', '1.59')).toBe(false);
+    expect(sizeContradicted('per kg', '1kg', '17.72', '31.9')).toBe(false);
+    expect(sizeContradicted('1kg', '', '17.72', '31.9')).toBe(false);
+    expect(sizeContradicted('6 pack', '1kg', '17.72', '31.9')).toBe(false);
   });
 
   it('reads store names', () => {

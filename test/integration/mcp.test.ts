@@ -563,7 +563,7 @@ describe('batches and body size (issue 13 #1: a batch of 100 tools/call cost one
 });
 
 describe('prompts (issue 13, "MCP prompts")', () => {
-  const PROMPTS = ['compare_basket', 'is_special_real', 'price_history', 'cheapest_near_me'];
+  const PROMPTS = ['compare_basket', 'is_special_real', 'price_history', 'cheapest_near_me', 'has_it_shrunk'];
   const definitions = promptDefinitions(operations);
   /** The tools a rendered message names: backquoted names of registry operations, internal ones included. */
   const named = (text: string) => [...text.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).filter((w) => operations.some((op) => op.name === w));
@@ -583,6 +583,7 @@ describe('prompts (issue 13, "MCP prompts")', () => {
       expect(args('is_special_real')).toEqual([['id', true], ['kind', false]]);
       expect(args('price_history')).toEqual([['query', true]]);
       expect(args('cheapest_near_me')).toEqual([['items', true], ['lat', true], ['lng', true], ['radius_km', false]]);
+      expect(args('has_it_shrunk')).toEqual([['query', true]]);
     }
   });
 
@@ -621,6 +622,10 @@ describe('prompts (issue 13, "MCP prompts")', () => {
     ['price_history', { query: 'product:5' }, ['get_product', 'get_product_history'], ['product 5']],
     ['cheapest_near_me', { items: 'milk 2L, bread', lat: '-36.8485', lng: '174.7633', radius_km: '3' }, ['list_stores', 'search_products', 'plan_shopping_list'], ['"milk 2L"', '"bread"', '`lat` -36.8485, `lng` 174.7633 and `radius_km` 3', 'within 3 km']],
     ['cheapest_near_me', { items: 'eggs', lat: '-43.53', lng: '172.63' }, ['list_stores', 'search_products', 'plan_shopping_list'], ['"eggs"', '`radius_km` 10', 'within 10 km']],
+    ['has_it_shrunk', { query: 'dark chocolate 250g' }, ['search_listings', 'list_shrinkflation', 'get_listing', 'get_listing_history'], ['"dark chocolate 250g"', '`days` 730']],
+    ['has_it_shrunk', { query: 'listing:42' }, ['list_shrinkflation', 'get_listing', 'get_listing_history'], ['listing 42']],
+    ['has_it_shrunk', { query: 'product:7' }, ['get_product', 'list_shrinkflation'], ['`id` 7']],
+    ['has_it_shrunk', { query: '9414400000000' }, ['lookup_gtin', 'list_shrinkflation'], ['9414400000000']],
   ] as const)('prompts/get %s %j returns a user message naming existing tools, in both eras', async (name, args, tools, mentions) => {
     const listed = ((await modern('tools/list')).body.result.tools as Json[]).map((t) => t.name);
     const answers = [await modern('prompts/get', { name, arguments: args }), await legacy('prompts/get', { name, arguments: args })];
@@ -666,6 +671,8 @@ describe('prompts (issue 13, "MCP prompts")', () => {
       ['cheapest_near_me', { items: 'milk', lat: '-36.8', lng: '1e2' }],
       ['cheapest_near_me', { items: 'milk', lat: '-36.8', lng: '174.7', radius_km: '0.4' }],
       ['cheapest_near_me', { items: 'milk', lat: '-36.8', lng: '174.7', radius_km: '201' }],
+      ['has_it_shrunk', {}],
+      ['has_it_shrunk', { query: '  ' }],
     ];
     for (const [name, args] of bad) {
       for (const r of [await modern('prompts/get', { name, arguments: args }), await legacy('prompts/get', { name, arguments: args })]) {

@@ -32,6 +32,7 @@ import type pg from 'pg';
 import { isDay } from '../../src/domain/days.js';
 import { countInto, emptyRecord } from '../../src/domain/dictionary.js';
 import { dollarsToCents } from '../../src/domain/money.js';
+import { parseSize, totalQty } from '../../src/domain/sizes.js';
 import { ingest } from '../ingest/ingest.js';
 import { ObservationError, validateObservation, type RawRecord } from '../ingest/format.js';
 import { ImportError, readCsvFile, summariseIngest, type IngestSummary, type SourcePaths } from './sources.js';
@@ -90,6 +91,26 @@ export function sizeText(quantity: string, unit: string): string | null {
   return /^(x\s|pack\b)/i.test(u) ? `${q} ${u}` : `${q}${u}`;
 }
 
+/**
+ * Whether a full_results.csv row's own unit price contradicts its printed size (issue 32 item 4):
+ * the row's price is more than 3 % above `per_unit_price` × size ÷ `per_unit_quantity` (both sizes
+ * parsed by src/domain/sizes.ts in the same unit, neither sold by weight). Then `quantity` and
+ * `measurement_unit` hold the unit-price basis, not the pack: Woolworths SKU 6072822, beef mince
+ * "1 kg" at $31.90 with $17.72 per kg, is the catalogue's "1.8kg pack", and as a size it recorded a
+ * pack shrinking from 1.8 kg to 1 kg that never happened. A price *below* what the unit price gives
+ * is a sale row (its unit price is of the original price) and is no contradiction. False when a
+ * value is missing or does not parse.
+ */
+export function sizeContradicted(size: string | null, perUnitQuantity: string, perUnitPrice: string, price: string): boolean {
+  const pack = parseSize(size);
+  const basis = parseSize(cleanText(perUnitQuantity));
+  const unit = Number(perUnitPrice);
+  const paid = Number(price);
+  if (!pack || !basis || pack.perKg || basis.perKg || pack.unit !== basis.unit) return false;
+  if (!(unit > 0) || !(paid > 0) || !(totalQty(basis) > 0)) return false;
+  return paid > ((unit * totalQty(pack)) / totalQty(basis)) * 1.03;
+}
+
 /** Category path from full_results.csv's department and sub_department, each the first of its `|`-separated alternatives. */
 export function categoryPath(department: string, subDepartment: string): string[] {
   return [department, subDepartment].map((s) => cleanText(s.split('|')[0] ?? '')).filter((s) => s !== '');
@@ -126,7 +147,9 @@ export function readFullResults(file: string): { day: string; rows: SampleRow[] 
     if (!isDay(row.date_created)) throw new ImportError(file, `date_created is not a day: "${row.date_created}"`, line);
     days.add(row.date_created);
     const name = cleanText(row.returned_ingredient) || null;
-    const size = sizeText(row.quantity, row.measurement_unit);
+    const printed = sizeText(row.quantity, row.measurement_unit);
+    // A size the row's own unit price contradicts is no size (sizeContradicted): left null, which never erases one.
+    const size = sizeContradicted(printed, row.per_unit_quantity ?? '', row.per_unit_price ?? '', row.price) ? null : printed;
     const sku = row.sku.trim();
     if (!sku && !name) throw new ImportError(file, 'row has neither sku nor product name', line);
     if (!row.store_id.trim()) throw new ImportError(file, 'store_id is empty', line);

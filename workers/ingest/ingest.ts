@@ -565,6 +565,9 @@ async function mergeDayInSql(
     }
   }
 
+  // The day the listing triggers record a changed size on (listing_size_span, migration
+  // 20261210000000_listing_size_span): transaction-local, set again for each merged day.
+  await client.query(`SELECT set_config('app.observed_day', $1::date::text, true)`, [day]);
   // Attributes that changed (an empty value never erases), from each listing's chosen row: the last
   // line with a name, else the last line.
   await q(`WITH a AS (
