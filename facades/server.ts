@@ -49,7 +49,7 @@ import { createExecutor, errorBody, prepareDocuments, UNAVAILABLE_MESSAGE, type 
 import { registerGraphql } from './graphql.js';
 import { lastModifiedOf, registerCaching } from './http/caching.js';
 import { registerExportFiles } from './http/exports.js';
-import { priceChangeFeeds, registerFeedRoutes, type FeedRoute } from './http/feeds.js';
+import { priceChangeFeeds, registerFeedRoutes, shrinkflationFeeds, type FeedRoute } from './http/feeds.js';
 import { registerImageFiles } from './http/images.js';
 import { registerPages } from './http/pages.js';
 import { registerRateLimit, type RateLimitOverrides } from './http/ratelimit.js';
@@ -287,9 +287,14 @@ export async function createServer({ db, env, rateLimit }: ServerOptions): Promi
   app.decorate('concurrency', limiter);
   const cache = await openResponseCache(app, { run: limited, watch, maxBytes: env.CACHE_MAX_BYTES });
   registerRestRoutes(app, limited, operations, cache);
-  // The price-change feeds (facades/http/feeds.ts): list_price_changes through the executor MCP uses.
+  // The feeds (facades/http/feeds.ts): list_price_changes and list_shrinkflation through the executor MCP uses.
   const listPriceChanges = operations.find((o) => o.name === 'list_price_changes');
-  if (listPriceChanges) registerFeedRoutes(app, cache ? cache.executor(limited) : limited, publicBaseUrl(env), priceChangeFeeds(listPriceChanges) as FeedRoute[]);
+  const listShrinkflation = operations.find((o) => o.name === 'list_shrinkflation');
+  const feeds = [
+    ...(listPriceChanges ? (priceChangeFeeds(listPriceChanges) as FeedRoute[]) : []),
+    ...(listShrinkflation ? (shrinkflationFeeds(listShrinkflation) as FeedRoute[]) : []),
+  ];
+  registerFeedRoutes(app, cache ? cache.executor(limited) : limited, publicBaseUrl(env), feeds);
   await registerExportFiles(app, env.EXPORT_DIR);
   await registerImageFiles(app, env.IMAGE_DIR);
   registerMeta(app, documents);

@@ -11,9 +11,12 @@
  * - /feeds/deals/{retailer}.{format}?kind=special|member|multibuy: a chain's new deals of one kind
  *   (default special);
  * - /feeds/search.{format}?q=: price drops among the best 100 matches of a search;
- * - /feeds/shelves/{slug}.{format}: price drops on a shelf (its sub-shelves included).
- * Every feed also takes `days` (1 … 90, default 30), `limit` (1 … 100, default 50: the feed's
- * length bound) and `direction` (drop, rise, any) as list_price_changes does.
+ * - /feeds/shelves/{slug}.{format}: price drops on a shelf (its sub-shelves included);
+ * - /feeds/shrinkflation.{format}?retailer=&shelf=&listing=: packs that got smaller at a flat or
+ *   higher shelf price (list_shrinkflation, issue 32 item 4).
+ * The price-change feeds also take `days` (1 … 90, default 30), `limit` (1 … 100, default 50: the
+ * feed's length bound) and `direction` (drop, rise, any) as list_price_changes does; the
+ * shrinkflation feed `days` and `limit` as list_shrinkflation does.
  *
  * Decisions:
  * - An entry's id is stable: the change's id (src/domain/price-changes.ts changeId: listing, day,
@@ -29,17 +32,19 @@
  *   holds nothing that changes without the data (no generation time), so the ETag is stable.
  * - Errors are the contract's Error body in JSON (a feed reader shows the status): 404 for an
  *   unknown subject or a format other than atom or json, 400 for bad parameters, 503 in an outage.
- * - A further feed (e.g. shrinkflation) is one {@link FeedRoute}: an operation, the input its path
- *   gives and a function from the answer to a {@link FeedDoc}; {@link renderFeed} does the rest.
+ * - A further feed is one {@link FeedRoute}: an operation, the input its path gives and a function
+ *   from the answer to a {@link FeedDoc}; {@link renderFeed} does the rest.
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { generateAtomFeed, generateJsonFeed } from 'feedsmith';
 import { describeFailure } from '../../src/db/embedded.js';
 import { CHANGE_DAYS, CHANGE_LIMIT } from '../../src/domain/price-changes.js';
+import { SHRINK_DAYS, SHRINK_LIMIT } from '../../src/domain/shrinkflation.js';
 import { errorBody, type Executor } from '../execute.js';
 import type { AnyOperation } from '../operation.js';
 import type { PriceChanges } from '../operations/list_price_changes.js';
+import type { Shrinkflation } from '../resources.js';
 import type { z } from 'zod';
 
 /** A feed's formats and their media types. */
@@ -289,6 +294,51 @@ export function priceChangeFeeds(op: AnyOperation): FeedRoute<PriceChangesBody>[
   ];
 }
 
+/** The 200 body of list_shrinkflation. */
+type ShrinkflationBody = z.output<typeof Shrinkflation>;
+
+/** A unit price as text: 1234.5 cents per kg → `$12.35/kg`. */
+function perUnit(cents: number, compareUnit: string): string {
+  return `${dollars(cents)}/${compareUnit === '100sheet' ? '100 sheets' : compareUnit}`;
+}
+
+/**
+ * A list_shrinkflation answer as a feed: one entry per event, newest first, titled
+ * `<name>: 500g → 450g, $4.50 → $4.50 (unit price +11.1 %)`. The entry id names the listing, the
+ * day, both pack totals and both prices (immutable facts of the event), so it stays stable.
+ * @param baseUrl the service's public URL (no trailing slash); @param homeUrl the same data from REST.
+ */
+export function shrinkflationFeedDoc(body: ShrinkflationBody, baseUrl: string, homeUrl: string): FeedDoc {
+  const title = 'Shrinkflation: smaller packs at the same or a higher shelf price';
+  const description =
+    `${title}, from the NZ Grocery Prices API (shelf prices of each chain's national series; unit prices per kg, litre, item or 100 sheets). ` +
+    (body.as_of === null
+      ? 'Empty: nothing has been collected.'
+      : body.total === 0
+        ? `Empty: no pack got smaller at a flat or higher price in the ${body.days} days to ${body.as_of}, the last day observed (a catalogue holding one size per listing has no size change to find).`
+        : `${body.total} event${body.total === 1 ? '' : 's'} in the ${body.days} days to ${body.as_of}${body.total > body.events.length ? `, the newest ${body.events.length} here` : ''}.`);
+  return {
+    title,
+    description,
+    updated: body.as_of,
+    homeUrl,
+    entries: body.events.map((e) => ({
+      id: `shrinkflation:${e.listing_id}:${e.day}:${e.old_qty}${e.unit}-${e.new_qty}${e.unit}:${e.old_price}-${e.new_price}`,
+      title: `${e.name}: ${e.old_size} → ${e.new_size}, ${dollars(e.old_price)} → ${dollars(e.new_price)} (unit price +${e.unit_price_change} %)`,
+      summary:
+        `From ${e.day} ${e.name} (${e.retailer}, listing ${e.listing_id}) is sold as ${e.new_size} for ${dollars(e.new_price)}, was ${e.old_size} for ${dollars(e.old_price)}: ` +
+        `${perUnit(e.new_unit_price, e.compare_unit)}, was ${perUnit(e.old_unit_price, e.compare_unit)} (+${e.unit_price_change} %).`,
+      day: e.day,
+      url: `${baseUrl}/api/v1/listings/${e.listing_id}/history`,
+    })),
+  };
+}
+
+/** The shrinkflation feed (module comment) over `op` (list_shrinkflation); other query parameters are ignored. */
+export function shrinkflationFeeds(op: AnyOperation): FeedRoute<ShrinkflationBody>[] {
+  return [{ path: '/feeds/shrinkflation', operation: op, toFeed: shrinkflationFeedDoc, input: (_k, q) => passThrough(q, ['retailer', 'shelf', 'listing', 'days', 'limit']) }];
+}
+
 /** One feed as the OpenAPI document and llms.txt describe it. */
 export interface FeedDescription {
   /** OpenAPI path template, e.g. `/feeds/listings/{id}.{format}`. */
@@ -297,55 +347,9 @@ export interface FeedDescription {
   summary: string;
   /** Path parameter (besides `format`) and its description, if any. */
   key: { name: string; description: string; schema: Record<string, unknown> } | null;
-  /** Extra query parameters. */
+  /** Its query parameters. */
   query: { name: string; description: string; required: boolean; schema: Record<string, unknown> }[];
 }
-
-/** The price-change feeds for the OpenAPI document and llms.txt ({@link priceChangeFeeds} in words). */
-export const FEEDS: readonly FeedDescription[] = [
-  {
-    path: '/feeds/listings/{id}.{format}',
-    operationId: 'feed_listing_price_changes',
-    summary: "A listing's price changes as a feed (every kind: price changes, deals starting and ending).",
-    key: { name: 'id', description: 'Listing id.', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-    query: [],
-  },
-  {
-    path: '/feeds/products/{id}.{format}',
-    operationId: 'feed_product_price_changes',
-    summary: "The price changes of a product's linked listings as a feed.",
-    key: { name: 'id', description: 'Product id.', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-    query: [],
-  },
-  {
-    path: '/feeds/deals/{retailer}.{format}',
-    operationId: 'feed_new_deals',
-    summary: "A chain's new deals of one kind as a feed.",
-    key: { name: 'retailer', description: 'Retailer slug (see list_retailers).', schema: { type: 'string', minLength: 1, maxLength: 100 } },
-    query: [
-      {
-        name: 'kind',
-        description: 'special (default), member or multibuy: the deals that started.',
-        required: false,
-        schema: { type: 'string', enum: ['special', 'member', 'multibuy'], default: 'special' },
-      },
-    ],
-  },
-  {
-    path: '/feeds/search.{format}',
-    operationId: 'feed_search_price_drops',
-    summary: 'Price drops among the best 100 matches of a search, as a feed.',
-    key: null,
-    query: [{ name: 'q', description: 'Search words (as search_listings).', required: true, schema: { type: 'string', minLength: 1, maxLength: 100 } }],
-  },
-  {
-    path: '/feeds/shelves/{slug}.{format}',
-    operationId: 'feed_shelf_price_drops',
-    summary: "Price drops on a shelf (sub-shelves included) as a feed.",
-    key: { name: 'slug', description: 'Shelf slug (see list_shelves).', schema: { type: 'string', minLength: 1, maxLength: 100 } },
-    query: [],
-  },
-];
 
 /** The query parameters every price-change feed takes. */
 const COMMON_QUERY = [
@@ -369,9 +373,79 @@ const COMMON_QUERY = [
   },
 ];
 
+/** The feeds for the OpenAPI document and llms.txt ({@link priceChangeFeeds} and {@link shrinkflationFeeds} in words). */
+export const FEEDS: readonly FeedDescription[] = [
+  {
+    path: '/feeds/listings/{id}.{format}',
+    operationId: 'feed_listing_price_changes',
+    summary: "A listing's price changes as a feed (every kind: price changes, deals starting and ending).",
+    key: { name: 'id', description: 'Listing id.', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+    query: COMMON_QUERY,
+  },
+  {
+    path: '/feeds/products/{id}.{format}',
+    operationId: 'feed_product_price_changes',
+    summary: "The price changes of a product's linked listings as a feed.",
+    key: { name: 'id', description: 'Product id.', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+    query: COMMON_QUERY,
+  },
+  {
+    path: '/feeds/deals/{retailer}.{format}',
+    operationId: 'feed_new_deals',
+    summary: "A chain's new deals of one kind as a feed.",
+    key: { name: 'retailer', description: 'Retailer slug (see list_retailers).', schema: { type: 'string', minLength: 1, maxLength: 100 } },
+    query: [
+      {
+        name: 'kind',
+        description: 'special (default), member or multibuy: the deals that started.',
+        required: false,
+        schema: { type: 'string', enum: ['special', 'member', 'multibuy'], default: 'special' },
+      },
+      ...COMMON_QUERY,
+    ],
+  },
+  {
+    path: '/feeds/search.{format}',
+    operationId: 'feed_search_price_drops',
+    summary: 'Price drops among the best 100 matches of a search, as a feed.',
+    key: null,
+    query: [{ name: 'q', description: 'Search words (as search_listings).', required: true, schema: { type: 'string', minLength: 1, maxLength: 100 } }, ...COMMON_QUERY],
+  },
+  {
+    path: '/feeds/shelves/{slug}.{format}',
+    operationId: 'feed_shelf_price_drops',
+    summary: "Price drops on a shelf (sub-shelves included) as a feed.",
+    key: { name: 'slug', description: 'Shelf slug (see list_shelves).', schema: { type: 'string', minLength: 1, maxLength: 100 } },
+    query: COMMON_QUERY,
+  },
+  {
+    path: '/feeds/shrinkflation.{format}',
+    operationId: 'feed_shrinkflation',
+    summary: 'Shrinkflation (list_shrinkflation) as a feed: packs that got smaller at the same or a higher shelf price.',
+    key: null,
+    query: [
+      { name: 'retailer', description: "Retailer slug (see list_retailers); only that chain's listings.", required: false, schema: { type: 'string', minLength: 1, maxLength: 100 } },
+      { name: 'shelf', description: 'Shelf slug (see list_shelves); only listings on that shelf or below it.', required: false, schema: { type: 'string', minLength: 1, maxLength: 100 } },
+      { name: 'listing', description: "Listing id; only that listing's events.", required: false, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+      {
+        name: 'days',
+        description: `Window in days ending at the data's last observed day (${SHRINK_DAYS.min} to ${SHRINK_DAYS.max}, default ${SHRINK_DAYS.default}).`,
+        required: false,
+        schema: { type: 'integer', minimum: SHRINK_DAYS.min, maximum: SHRINK_DAYS.max, default: SHRINK_DAYS.default },
+      },
+      {
+        name: 'limit',
+        description: `Most entries (${SHRINK_LIMIT.min} to ${SHRINK_LIMIT.max}, default ${SHRINK_LIMIT.default}), newest first.`,
+        required: false,
+        schema: { type: 'integer', minimum: SHRINK_LIMIT.min, maximum: SHRINK_LIMIT.max, default: SHRINK_LIMIT.default },
+      },
+    ],
+  },
+];
+
 /** What every feed is, for the OpenAPI descriptions and llms.txt. */
 export const FEEDS_ABOUT =
-  'Atom 1.0 (`.atom`, application/atom+xml) or JSON Feed 1.1 (`.json`, application/feed+json) of list_price_changes: each entry a change with a stable id, both prices (no-card, per unit; per kg when sold by weight) and the day the new price started (00:00 UTC of that New Zealand day). Poll with If-None-Match (ETag) or If-Modified-Since: 304 while the data is unchanged.';
+  'Atom 1.0 (`.atom`, application/atom+xml) or JSON Feed 1.1 (`.json`, application/feed+json), each entry with a stable id and the day it happened (00:00 UTC of that New Zealand day). The price-change feeds read list_price_changes: each entry a change with both prices (no-card, per unit; per kg when sold by weight). The shrinkflation feed reads list_shrinkflation: both sizes, both shelf prices and both unit prices. Poll with If-None-Match (ETag) or If-Modified-Since: 304 while the data is unchanged.';
 
 /**
  * The OpenAPI path items of the feeds ({@link FEEDS}), tagged `feeds` and `beyond-contract`; their
@@ -392,7 +466,6 @@ export function feedOpenApiPaths(): Record<string, unknown> {
           ...(f.key ? [{ name: f.key.name, in: 'path', required: true, description: f.key.description, schema: f.key.schema }] : []),
           format,
           ...f.query.map((q) => ({ ...q, in: 'query' })),
-          ...COMMON_QUERY.map((q) => ({ ...q, in: 'query' })),
         ],
         responses: {
           200: {

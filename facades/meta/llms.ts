@@ -184,7 +184,7 @@ export function buildLlmsFullTxt(ops: readonly AnyOperation[], baseUrl: string, 
     out.push('', `Example: \`curl '${exampleUrl(op, baseUrl)}'\``, '');
     if (isBudgeted(op.path)) out.push('Counts against the per-IP budget.', '');
   }
-  out.push('## Feeds', '', FEEDS_ABOUT, 'Every feed also takes `days`, `limit` and `direction` as list_price_changes.', '');
+  out.push('## Feeds', '', FEEDS_ABOUT, '');
   for (const f of FEEDS) out.push(`- \`GET ${f.path}\` — ${f.summary}${f.query.length ? ` Query: ${f.query.map((q) => `\`${q.name}\` (${q.description})`).join(', ')}.` : ''}`);
   out.push('');
   out.push('## Resources', '');

@@ -6,12 +6,14 @@
  * (listing_size_span: spans, closing days, an idempotent re-run of a day, the writer without a
  * day), list_shrinkflation's answer against the domain rule applied to the raw tables (so the SQL
  * that picks sizes and prices is held equal to src/domain/shrinkflation.ts), its filters, 400 and
- * 404, and REST = GraphQL = MCP. On the real data (imported from DATA_DIR) the answer is empty,
+ * 404, REST = GraphQL = MCP, and the shrinkflation feed read back by feed parsers. On the real data (imported from DATA_DIR) the answer is empty,
  * and the test says why: the sources hold one size per item (the Woolworths catalogue is one row per
  * SKU, its price log has no sizes, the store samples are one day), and where the samples print a
  * catalogue item's size another way the pack is the same (or sold by weight).
  */
+import { parseFeed as readerParse } from '@rowanmanning/feed-parser';
 import type { FastifyInstance } from 'fastify';
+import { parseAtomFeed, parseJsonFeed } from 'feedsmith';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../facades/server.js';
 import { addDays } from '../../src/domain/days.js';
@@ -256,6 +258,50 @@ describe('list_shrinkflation', () => {
     expect(mcp.structuredContent).toEqual(rest);
     const unknown = (await mcpToolRequest(app, 'list_shrinkflation', { listing: 999999 })).json();
     expect(unknown.result.isError).toBe(true);
+  });
+});
+
+describe('the shrinkflation feed (/feeds/shrinkflation)', () => {
+  it('Atom and JSON Feed 1.1 parse (an independent reader\'s parser and feedsmith) and carry the REST events: stable unique ids, both sizes and prices, the day', async () => {
+    const rest = (await get('/api/v1/shrinkflation?retailer=newworld&days=30', 'list_shrinkflation')).body;
+    expect(rest.total).toBe(3);
+    const atom = await app.inject({ method: 'GET', url: '/feeds/shrinkflation.atom?retailer=newworld&days=30' });
+    expect(atom.statusCode).toBe(200);
+    expect(atom.headers['content-type']).toMatch(/^application\/atom\+xml/);
+    const reader = readerParse(atom.body);
+    const smith = parseAtomFeed(atom.body) as Json;
+    expect(reader.items).toHaveLength(rest.events.length);
+    expect(smith.entries).toHaveLength(rest.events.length);
+    expect(new Date(smith.updated).toISOString().slice(0, 10)).toBe(rest.as_of);
+    for (const [i, e] of rest.events.entries()) {
+      const title = String(reader.items[i].title);
+      expect(title).toContain(e.name);
+      expect(title).toContain(`${e.old_size} → ${e.new_size}`);
+      expect(reader.items[i].published?.toISOString().slice(0, 10)).toBe(e.day);
+    }
+    const ids = smith.entries.map((x: Json) => x.id);
+    expect(new Set(ids).size).toBe(ids.length);
+
+    const json = await app.inject({ method: 'GET', url: '/feeds/shrinkflation.json?retailer=newworld&days=30' });
+    expect(json.headers['content-type']).toMatch(/^application\/feed\+json/);
+    const feed = parseJsonFeed(json.body) as Json;
+    expect(JSON.parse(json.body).version).toBe('https://jsonfeed.org/version/1.1');
+    expect(feed.items.map((x: Json) => x.id)).toEqual(
+      rest.events.map((e: Json) => `shrinkflation:${e.listing_id}:${e.day}:${e.old_qty}${e.unit}-${e.new_qty}${e.unit}:${e.old_price}-${e.new_price}`),
+    );
+    // Stable: the same ids on a second request; the body's ETag answers 304.
+    const again = await app.inject({ method: 'GET', url: '/feeds/shrinkflation.json?retailer=newworld&days=30' });
+    expect((parseJsonFeed(again.body) as Json).items.map((x: Json) => x.id)).toEqual(feed.items.map((x: Json) => x.id));
+    const etag = json.headers.etag as string;
+    expect(etag).toBeTruthy();
+    const notModified = await app.inject({ method: 'GET', url: '/feeds/shrinkflation.json?retailer=newworld&days=30', headers: { 'if-none-match': etag } });
+    expect(notModified.statusCode).toBe(304);
+    // Bounded: limit passes through; bad parameters are the operation's 400, an unknown listing 404.
+    expect((parseJsonFeed((await app.inject({ method: 'GET', url: '/feeds/shrinkflation.json?limit=1' })).body) as Json).items).toHaveLength(1);
+    const bad = await app.inject({ method: 'GET', url: '/feeds/shrinkflation.atom?days=0' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.status).toBe(400);
+    expect((await app.inject({ method: 'GET', url: '/feeds/shrinkflation.json?listing=999999' })).statusCode).toBe(404);
   });
 });
 
