@@ -150,6 +150,8 @@ export const DRIFT_ALLOW: DriftAllowList = {
     national_price_span_open_idx: 'unique, partial (last_day IS NULL)',
     // At most one open size span per listing (migration 20261210000000_listing_size_span).
     listing_size_span_open_idx: 'unique, partial (last_day IS NULL)',
+    // A window's size changes (spans that follow another), for list_shrinkflation.
+    listing_size_span_change_idx: 'partial (prev_size_text IS NOT NULL)',
     // At most one basket match in force per listing (migration 20261128000000_index).
     basket_match_open_idx: 'unique, partial (valid_to IS NULL)',
     // One collection per retailer, store (NULL for national) and day: unique over COALESCE(store_id, 0).

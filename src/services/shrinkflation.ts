@@ -92,17 +92,15 @@ export async function sizeChanges(
 ): Promise<ChangeRow[]> {
   const { rows } = await pool.query<ChangeRow>(
     `SELECT c.listing_id, r.slug AS retailer, l.name, l.brand, l.weighable, c.first_day::text AS day,
-       p.size_text AS old_size, c.size_text AS new_size,
+       c.prev_size_text AS old_size, c.size_text AS new_size,
        (SELECT n.price FROM national_price_span n WHERE n.listing_id = c.listing_id AND n.first_day < c.first_day
          ORDER BY n.first_day DESC LIMIT 1) AS old_price,
        (SELECT n.price FROM national_price_span n WHERE n.listing_id = c.listing_id AND n.first_day <= c.first_day
          ORDER BY n.first_day DESC LIMIT 1) AS new_price
      FROM listing_size_span c
-     CROSS JOIN LATERAL (SELECT s.size_text FROM listing_size_span s
-       WHERE s.listing_id = c.listing_id AND s.first_day < c.first_day ORDER BY s.first_day DESC LIMIT 1) p
      JOIN listing l ON l.id = c.listing_id
      JOIN retailer r ON r.id = l.retailer_id
-     WHERE c.first_day BETWEEN $1::date AND $2::date
+     WHERE c.prev_size_text IS NOT NULL AND c.first_day BETWEEN $1::date AND $2::date
        AND ($3::int IS NULL OR l.retailer_id = $3::int)
        AND ($4::text[] IS NULL OR l.generic_id IN (SELECT g.id FROM generic g JOIN kind k ON k.id = g.kind_id WHERE k.slug = ANY($4::text[])))
        AND ($5::int[] IS NULL OR c.listing_id = ANY($5::int[]))

@@ -129,6 +129,14 @@ describe('size history (listing_size_span)', () => {
       { external_id: 'SYN-F', size_text: '1000ml', first_day: '2026-05-05', last_day: null },
       { external_id: 'SYN-G', size_text: '250g', first_day: START, last_day: null },
     ]);
+    // Each span remembers the size it follows (what list_shrinkflation reads through its partial
+    // index): the previous span's text, NULL for a listing's first span.
+    const { rows } = await db.pool.query(
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE prev_size_text IS NOT DISTINCT FROM prev)::int AS same, count(prev_size_text)::int AS changes
+       FROM (SELECT prev_size_text, lag(size_text) OVER (PARTITION BY listing_id ORDER BY first_day, id) AS prev FROM listing_size_span) x`,
+    );
+    expect(rows[0].same).toBe(rows[0].n);
+    expect(rows[0].changes).toBeGreaterThanOrEqual(6);
   });
 
   it('a re-run of days already ingested changes nothing', async () => {
