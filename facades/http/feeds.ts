@@ -351,20 +351,27 @@ export interface FeedDescription {
   query: { name: string; description: string; required: boolean; schema: Record<string, unknown> }[];
 }
 
+/** A feed's `days` and `limit` query parameters within an operation's bounds. */
+function windowQuery(days: { min: number; max: number; default: number }, limit: { min: number; max: number; default: number }): FeedDescription['query'] {
+  return [
+    {
+      name: 'days',
+      description: `Window in days ending at the data's last observed day (${days.min} to ${days.max}, default ${days.default}).`,
+      required: false,
+      schema: { type: 'integer', minimum: days.min, maximum: days.max, default: days.default },
+    },
+    {
+      name: 'limit',
+      description: `Most entries (${limit.min} to ${limit.max}, default ${limit.default}), newest first.`,
+      required: false,
+      schema: { type: 'integer', minimum: limit.min, maximum: limit.max, default: limit.default },
+    },
+  ];
+}
+
 /** The query parameters every price-change feed takes. */
 const COMMON_QUERY = [
-  {
-    name: 'days',
-    description: `Window in days ending at the data's last observed day (${CHANGE_DAYS.min} to ${CHANGE_DAYS.max}, default ${CHANGE_DAYS.default}).`,
-    required: false,
-    schema: { type: 'integer', minimum: CHANGE_DAYS.min, maximum: CHANGE_DAYS.max, default: CHANGE_DAYS.default },
-  },
-  {
-    name: 'limit',
-    description: `Most entries (${CHANGE_LIMIT.min} to ${CHANGE_LIMIT.max}, default ${CHANGE_LIMIT.default}), newest first.`,
-    required: false,
-    schema: { type: 'integer', minimum: CHANGE_LIMIT.min, maximum: CHANGE_LIMIT.max, default: CHANGE_LIMIT.default },
-  },
+  ...windowQuery(CHANGE_DAYS, CHANGE_LIMIT),
   {
     name: 'direction',
     description: 'drop, rise or any (default: drop for search and shelf feeds, any for the others).',
@@ -427,18 +434,7 @@ export const FEEDS: readonly FeedDescription[] = [
       { name: 'retailer', description: "Retailer slug (see list_retailers); only that chain's listings.", required: false, schema: { type: 'string', minLength: 1, maxLength: 100 } },
       { name: 'shelf', description: 'Shelf slug (see list_shelves); only listings on that shelf or below it.', required: false, schema: { type: 'string', minLength: 1, maxLength: 100 } },
       { name: 'listing', description: "Listing id; only that listing's events.", required: false, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-      {
-        name: 'days',
-        description: `Window in days ending at the data's last observed day (${SHRINK_DAYS.min} to ${SHRINK_DAYS.max}, default ${SHRINK_DAYS.default}).`,
-        required: false,
-        schema: { type: 'integer', minimum: SHRINK_DAYS.min, maximum: SHRINK_DAYS.max, default: SHRINK_DAYS.default },
-      },
-      {
-        name: 'limit',
-        description: `Most entries (${SHRINK_LIMIT.min} to ${SHRINK_LIMIT.max}, default ${SHRINK_LIMIT.default}), newest first.`,
-        required: false,
-        schema: { type: 'integer', minimum: SHRINK_LIMIT.min, maximum: SHRINK_LIMIT.max, default: SHRINK_LIMIT.default },
-      },
+      ...windowQuery(SHRINK_DAYS, SHRINK_LIMIT),
     ],
   },
 ];
