@@ -1,8 +1,8 @@
 /**
- * The price-change feeds in a real browser (issue 32 item 3): headless Chromium (as
+ * The feeds in a real browser (issue 32 items 3 and 4): headless Chromium (as
  * test/e2e/pages.test.ts: Debian's `chromium`, `CHROMIUM_PATH` for another, driven by
  * playwright-core) opens an Atom feed and a JSON feed from the running server over the real data
- * (test/helpers/prices.ts) and shows them without error: the Atom feed as text (Chromium renders no feed type as a
+ * (test/helpers/prices.ts) and shows them without error (the shrinkflation feed empty there, saying why): the Atom feed as text (Chromium renders no feed type as a
  * document) that the browser's own XML parser reads as an Atom `feed`, the JSON Feed as text that parses as JSON Feed 1.1. Whether the feeds are
  * valid is the parsers' job (test/integration/feeds.test.ts); this checks what a browser makes of
  * them (their media types: application/atom+xml, application/feed+json). Skipped without Chromium.
@@ -84,6 +84,29 @@ describe.skipIf(!HAS_CHROMIUM)('the feeds in headless Chromium', () => {
     expect(feed.version).toBe('https://jsonfeed.org/version/1.1');
     expect(feed.title).toBe('Price drops for “mandarins”');
     expect(feed.items.length).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('shows the shrinkflation Atom feed (empty on the real data, saying why) as an Atom feed its XML parser reads', async () => {
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const response = await page.goto(`${base}/feeds/shrinkflation.atom`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-type']).toBe('application/atom+xml; charset=utf-8');
+    const doc = await page.evaluate(() => {
+      const xml = new DOMParser().parseFromString(document.body.innerText, 'application/xml');
+      const atom = 'http://www.w3.org/2005/Atom';
+      return {
+        root: xml.documentElement.localName,
+        parseErrors: xml.getElementsByTagName('parsererror').length,
+        subtitle: xml.documentElement.getElementsByTagNameNS(atom, 'subtitle')[0]?.textContent ?? '',
+        entries: xml.documentElement.getElementsByTagNameNS(atom, 'entry').length,
+      };
+    });
+    expect(doc).toMatchObject({ root: 'feed', parseErrors: 0, entries: 0 });
+    expect(doc.subtitle).toMatch(/Empty: no pack got smaller/);
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);
