@@ -164,7 +164,7 @@ describe('legacy era (2025-11-25 initialize handshake)', () => {
   });
 });
 
-const PROMPTS = ['compare_basket', 'is_special_real', 'price_history', 'cheapest_near_me'];
+const PROMPTS = ['compare_basket', 'is_special_real', 'price_history', 'cheapest_near_me', 'has_it_shrunk'];
 
 describe('prompts through the SDK client', () => {
   it.each(['auto', 'legacy'] as const)('%s: lists the prompts and gets one naming registry tools', async (mode) => {
