@@ -4,6 +4,7 @@
  * GraphQLError so GraphQL Yoga shows their message instead of masking it.
  */
 import { GraphQLError } from 'graphql';
+import type { Bounds } from './domain/limits.js';
 
 /** Codes an error may carry in `extensions.code`, with the HTTP status each maps to. */
 export const ERROR_STATUS = {
@@ -34,6 +35,18 @@ export class BadRequest extends AppError {
   constructor(message: string) {
     super(message, 'BAD_REQUEST');
   }
+}
+
+/**
+ * An integer parameter within `bounds`: `value`, or `bounds.default` when it is absent.
+ * @throws BadRequest unless it is an integer from `bounds.min` to `bounds.max`.
+ */
+export function checkedInt(name: string, value: number | null | undefined, bounds: Bounds): number {
+  const n = value ?? bounds.default;
+  if (!Number.isInteger(n) || n < bounds.min || n > bounds.max) {
+    throw new BadRequest(`Invalid parameter "${name}": must be an integer from ${bounds.min} to ${bounds.max}`);
+  }
+  return n;
 }
 
 /** No such thing: unknown listing, product, store (HTTP 404). */

@@ -33,7 +33,7 @@ import {
 } from '../domain/price-changes.js';
 import { getShelf, shelfSet } from '../domain/shelves.js';
 import { PROMO_KIND } from '../domain/spans.js';
-import { BadRequest, NotFound } from '../errors.js';
+import { BadRequest, checkedInt, NotFound } from '../errors.js';
 import { searchListingIds, type SearchDeps } from './search.js';
 import { latestSpanOrderSql, latestSpanSql, nationalCoveredDay, noCardPriceSql, spanToSql } from './span-sql.js';
 import { filterText } from './text-filter.js';
@@ -139,13 +139,6 @@ export interface PriceChanges {
   changes: PriceChangeRow[];
 }
 
-/** @throws BadRequest unless `n` (default `b.default`) is an integer in [min, max]. */
-function bounded(name: string, n: number | null | undefined, b: { min: number; max: number; default: number }): number {
-  const v = n ?? b.default;
-  if (!Number.isInteger(v) || v < b.min || v > b.max) throw new BadRequest(`Invalid parameter "${name}": must be an integer from ${b.min} to ${b.max}`);
-  return v;
-}
-
 /** The scope's SQL (a SELECT of listing ids as `id`, using `$5` when it takes a value) with its value and description. */
 async function resolveScope(
   deps: SearchDeps,
@@ -231,8 +224,8 @@ function changesSql(scopeSql: string): string {
  *   product, retailer or shelf.
  */
 export async function priceChanges(deps: SearchDeps, a: PriceChangeArgs): Promise<PriceChanges> {
-  const days = bounded('days', a.days, CHANGE_DAYS);
-  const limit = bounded('limit', a.limit, CHANGE_LIMIT);
+  const days = checkedInt('days', a.days, CHANGE_DAYS);
+  const limit = checkedInt('limit', a.limit, CHANGE_LIMIT);
   const direction = (a.direction ?? 'any') as ChangeDirection;
   if (!CHANGE_DIRECTIONS.includes(direction)) throw new BadRequest(`Invalid parameter "direction": must be one of ${CHANGE_DIRECTIONS.join(', ')}`);
   const kind = (a.kind?.trim() || null) as DealKind | null;

@@ -30,7 +30,7 @@
 import type pg from 'pg';
 import { KINDS } from '../domain/kinds.js';
 import { children, getShelf, kindsUnder, resolveShelfWord, shelfSet, SHELVES, type Shelf } from '../domain/shelves.js';
-import { BadRequest, NotFound } from '../errors.js';
+import { BadRequest, checkedInt, NotFound } from '../errors.js';
 import { retailerIdBySlug } from './search.js';
 import { filterText, hasPrefixWords, prefixTsquerySql } from './text-filter.js';
 import { MAX_KIND_LENGTH, OFFSET, SHELF_LIMIT } from '../domain/limits.js';
@@ -251,12 +251,6 @@ async function storedFacets(pool: pg.Pool, kinds: string[], retailerId: number |
 
 const kindLabels = new Map(KINDS.map((k) => [k.slug, k.label]));
 
-/** @throws BadRequest unless `n` is an integer in [min, max]. */
-function checkedInt(name: string, n: number, min: number, max: number): number {
-  if (!Number.isInteger(n) || n < min || n > max) throw new BadRequest(`Invalid parameter "${name}": must be an integer from ${min} to ${max}`);
-  return n;
-}
-
 /**
  * browse_shelf: one page of a shelf, filtered, sorted and faceted server-side over the whole set
  * with a true total (module comment). Without `q`, the total and facets are sums of `shelf_facet`
@@ -276,8 +270,8 @@ export async function shelfPage(pool: pg.Pool, args: ShelfPageArgs): Promise<She
   if (args.sort != null && !(SHELF_SORTS as readonly string[]).includes(args.sort)) {
     throw new BadRequest(`Invalid parameter "sort": must be one of ${SHELF_SORTS.join(', ')}`);
   }
-  const limit = checkedInt('limit', args.limit ?? SHELF_LIMIT.default, SHELF_LIMIT.min, SHELF_LIMIT.max);
-  const offset = checkedInt('offset', args.offset ?? 0, 0, MAX_SHELF_OFFSET);
+  const limit = checkedInt('limit', args.limit, SHELF_LIMIT);
+  const offset = checkedInt('offset', args.offset, { default: 0, min: 0, max: MAX_SHELF_OFFSET });
   const deals = args.deals ?? false;
   const retailer = args.retailer?.trim() || null;
   const retailerId = retailer === null ? null : await retailerIdBySlug(pool, retailer);

@@ -15,7 +15,7 @@
 import type pg from 'pg';
 import { getShelf, kindsUnder } from '../domain/shelves.js';
 import { SHRINK_DAYS, SHRINK_LIMIT, shrinkEvent, windowFrom, type ShrinkEvent } from '../domain/shrinkflation.js';
-import { BadRequest, NotFound } from '../errors.js';
+import { BadRequest, checkedInt, NotFound } from '../errors.js';
 import { retailerIdBySlug } from './search.js';
 
 /** The most size changes one answer reads (newest first). */
@@ -55,15 +55,6 @@ export interface ShrinkflationFeed {
   total: number;
   /** Newest change day first, then the largest unit-price rise, then listing id. */
   events: ShrinkflationEvent[];
-}
-
-/** @throws BadRequest when `value` is not an integer of `bounds`. */
-function checkedInt(name: string, value: number | null | undefined, bounds: { min: number; max: number; default: number }): number {
-  const n = value ?? bounds.default;
-  if (!Number.isInteger(n) || n < bounds.min || n > bounds.max) {
-    throw new BadRequest(`Invalid parameter "${name}": must be an integer from ${bounds.min} to ${bounds.max}`);
-  }
-  return n;
 }
 
 /** A size change in the window with the shelf prices around it (one SQL row). */
