@@ -6,7 +6,7 @@
  */
 import { builder } from '../builder.js';
 import { SHRINK_DAYS, SHRINK_LIMIT } from '../domain/shrinkflation.js';
-import { shrinkflationFeed, type ShrinkflationEvent, type ShrinkflationFeed } from '../services/shrinkflation.js';
+import { shrinkflationEvents, type ShrinkflationEvent, type ShrinkflationAnswer } from '../services/shrinkflation.js';
 
 const ShrinkUnitEnum = builder.enumType('ShrinkUnit', {
   description: 'Unit of a pack total compared for shrinkflation: grams, millilitres, items or sheets.',
@@ -35,7 +35,7 @@ const ShrinkEventRef = builder.objectRef<ShrinkflationEvent>('ShrinkEvent').impl
   }),
 });
 
-const ShrinkflationRef = builder.objectRef<ShrinkflationFeed>('Shrinkflation').implement({
+const ShrinkflationRef = builder.objectRef<ShrinkflationAnswer>('Shrinkflation').implement({
   description: 'Shrinkflation events whose change day is within the window ending at asOf (the last observed day, not today), newest first.',
   fields: (t) => ({
     asOf: t.expose('as_of', { type: 'Day', nullable: true, description: "The window's last day: the data's last observed day (the chain's with retailer); null when nothing was collected." }),
@@ -62,6 +62,6 @@ builder.queryField('shrinkflation', (t) =>
       days: t.arg.int({ defaultValue: SHRINK_DAYS.default, description: `Window length, ${SHRINK_DAYS.min} to ${SHRINK_DAYS.max} days ending at asOf.` }),
       limit: t.arg.int({ defaultValue: SHRINK_LIMIT.default, description: `Events returned, ${SHRINK_LIMIT.min} to ${SHRINK_LIMIT.max}.` }),
     },
-    resolve: (_root, args, ctx) => shrinkflationFeed(ctx.pool, args),
+    resolve: (_root, args, ctx) => shrinkflationEvents(ctx.pool, args),
   }),
 );

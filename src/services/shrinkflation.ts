@@ -45,7 +45,7 @@ export interface ShrinkflationEvent extends ShrinkEvent {
 }
 
 /** The answer: the window, the number of events in it and the newest `limit` of them. */
-export interface ShrinkflationFeed {
+export interface ShrinkflationAnswer {
   /** The data's last observed day (the chain's with `retailer`), the window's last day; null when nothing was collected. */
   as_of: string | null;
   /** The window's first day (as_of − days + 1); null with as_of. */
@@ -109,7 +109,7 @@ export async function sizeChanges(
  * @throws BadRequest for an unknown retailer or shelf slug, `days` or `limit` out of range, a listing
  *   id that is not a positive integer; NotFound for an unknown listing id.
  */
-export async function shrinkflationFeed(pool: pg.Pool, args: ShrinkflationArgs): Promise<ShrinkflationFeed> {
+export async function shrinkflationEvents(pool: pg.Pool, args: ShrinkflationArgs): Promise<ShrinkflationAnswer> {
   const days = checkedInt('days', args.days, SHRINK_DAYS);
   const limit = checkedInt('limit', args.limit, SHRINK_LIMIT);
   const shelfSlug = args.shelf?.trim() || null;

@@ -26,7 +26,7 @@ import { updateListingAttributes } from '../../workers/ingest/listings.js';
 import { checkedRequests } from '../helpers/checked-requests.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { createRealDataDatabase } from '../helpers/real-data.js';
-import { shrinkflationFeed, sizeChanges } from '../../src/services/shrinkflation.js';
+import { shrinkflationEvents, sizeChanges } from '../../src/services/shrinkflation.js';
 import { parseSize, totalQty } from '../../src/domain/sizes.js';
 import { mcpToolCall, mcpToolRequest } from '../helpers/mcp-call.js';
 import { createResponseValidator, type ResponseValidator } from '../helpers/openapi.js';
@@ -325,7 +325,7 @@ describe('on the real data', () => {
       `SELECT (SELECT count(*)::int FROM listing WHERE size_text IS NOT NULL) AS sized, (SELECT count(*)::int FROM listing_size_span) AS spans`,
     );
     expect(rows[0].sized).toBeGreaterThan(10_000);
-    const feed = await shrinkflationFeed(real.pool, { days: 730 });
+    const feed = await shrinkflationEvents(real.pool, { days: 730 });
     expect(feed.as_of).not.toBeNull();
     expect(feed).toMatchObject({ total: 0, events: [] });
     // The second sizes come from the store samples of 2026-08-03 printing a catalogue item's size
